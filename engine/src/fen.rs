@@ -1,0 +1,371 @@
+//! The chess-family text format: FEN extended with holes.
+//!
+//! Ranks run from the top (Black's side) down, separated by `/`; each rank covers every file
+//! of the bounding box. `*` is a cell that does not exist, a number is a run of empty existing
+//! cells, a letter is a piece (upper case White). Then the side to move (`w`/`b`); in
+//! [`FenStyle::Chess`] the castling and en passant fields; then optionally the halfmove clock
+//! and move number (defaults 0 and 1). [`Position::to_text`] writes every field, so
+//! `parse(write(p)) == p` and `write(parse(s)) == s` for written strings.
+
+use crate::bitboard::Bitboard;
+use crate::error::PositionError;
+use crate::position::{Position, Variant};
+use crate::rules::FenStyle;
+use crate::{Color, Piece, Square};
+
+impl<V: Variant> Position<V> {
+    /// Reads a position.
+    ///
+    /// # Errors
+    /// [`PositionError::Syntax`] with the field and column of the first problem, or
+    /// [`PositionError::Setup`] for a well-formed but impossible position (no King, two Kings,
+    /// the side not to move in check, a Pawn on its last rank, castling rights without the
+    /// pieces).
+    pub fn from_text(text: &str) -> Result<Position<V>, PositionError> {
+        let rules = V::rules();
+        let topo = &rules.spec.topology;
+        let (files, ranks, _) = topo.dims();
+        let mut pos = Position::<V>::empty();
+
+        // Split into fields, remembering each field's starting column.
+        let mut fields: Vec<(usize, &str)> = Vec::new();
+        let mut start = None;
+        for (i, ch) in text.char_indices() {
+            match (ch.is_whitespace(), start) {
+                (false, None) => start = Some(i),
+                (true, Some(s)) => {
+                    fields.push((s, &text[s..i]));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            fields.push((s, &text[s..]));
+        }
+        let col = |byte: usize| text[..byte].chars().count() + 1;
+        let end_col = text.chars().count() + 1;
+        let Some(&(bstart, board)) = fields.first() else {
+            return Err(PositionError::syntax("board", 1, "empty position text"));
+        };
+
+        // Board.
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != ranks as usize {
+            return Err(PositionError::syntax(
+                "board",
+                col(bstart),
+                format!("{} ranks given, the board has {ranks}", rows.len()),
+            ));
+        }
+        let mut offset = bstart;
+        for (ri, row) in rows.iter().enumerate() {
+            let rank = ranks as i8 - 1 - ri as i8;
+            let mut file: i8 = 0;
+            let mut chars = row.char_indices().peekable();
+            while let Some((ci, ch)) = chars.next() {
+                let here = col(offset + ci);
+                let cell = |file: i8| -> Option<Square> {
+                    topo.square_at(crate::geometry::Coord { file, rank, level: 0 })
+                };
+                if ch.is_ascii_digit() {
+                    let mut n = ch.to_digit(10).unwrap_or(0) as i64;
+                    while let Some(&(_, d)) = chars.peek() {
+                        if !d.is_ascii_digit() {
+                            break;
+                        }
+                        n = n * 10 + d.to_digit(10).unwrap_or(0) as i64;
+                        chars.next();
+                        if n > files as i64 {
+                            break;
+                        }
+                    }
+                    if n == 0 {
+                        return Err(PositionError::syntax("board", here, "empty run of length 0"));
+                    }
+                    for _ in 0..n {
+                        match cell(file) {
+                            Some(sq) if topo.exists(sq) => file += 1,
+                            Some(sq) => {
+                                return Err(PositionError::syntax(
+                                    "board",
+                                    here,
+                                    format!("run of empty cells covers {}, which does not exist (write '*')", topo.square_name(sq)),
+                                ))
+                            }
+                            None => {
+                                return Err(PositionError::syntax(
+                                    "board",
+                                    here,
+                                    format!("rank {} is longer than {files} files", rank + 1),
+                                ))
+                            }
+                        }
+                    }
+                } else if ch == '*' {
+                    match cell(file) {
+                        Some(sq) if !topo.exists(sq) => file += 1,
+                        Some(sq) => {
+                            return Err(PositionError::syntax(
+                                "board",
+                                here,
+                                format!("'*' on {}, which is a cell of the board", topo.square_name(sq)),
+                            ))
+                        }
+                        None => {
+                            return Err(PositionError::syntax(
+                                "board",
+                                here,
+                                format!("rank {} is longer than {files} files", rank + 1),
+                            ))
+                        }
+                    }
+                } else if let Some(role) = rules.role_of_letter(ch).filter(|_| ch.is_ascii_alphabetic()) {
+                    let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+                    match cell(file) {
+                        Some(sq) if topo.exists(sq) => {
+                            pos.put(sq, Piece { color, role });
+                            file += 1;
+                        }
+                        Some(sq) => {
+                            return Err(PositionError::syntax(
+                                "board",
+                                here,
+                                format!("piece '{ch}' on {}, which does not exist", topo.square_name(sq)),
+                            ))
+                        }
+                        None => {
+                            return Err(PositionError::syntax(
+                                "board",
+                                here,
+                                format!("rank {} is longer than {files} files", rank + 1),
+                            ))
+                        }
+                    }
+                } else {
+                    return Err(PositionError::syntax(
+                        "board",
+                        here,
+                        format!("unknown piece letter '{ch}' for {}", rules.spec.name),
+                    ));
+                }
+            }
+            if file != files as i8 {
+                return Err(PositionError::syntax(
+                    "board",
+                    col(offset + row.len()),
+                    format!("rank {} covers {file} files, the board has {files}", rank + 1),
+                ));
+            }
+            offset += row.len() + 1;
+        }
+
+        // Side to move.
+        let mut rest = fields[1..].iter();
+        match rest.next() {
+            Some(&(_, "w")) => pos.turn = Color::White,
+            Some(&(_, "b")) => pos.turn = Color::Black,
+            Some(&(s, other)) => {
+                return Err(PositionError::syntax(
+                    "side",
+                    col(s),
+                    format!("side to move must be 'w' or 'b', not {other:?}"),
+                ))
+            }
+            None => return Err(PositionError::syntax("side", end_col, "side to move missing")),
+        }
+
+        if rules.spec.fen_style == FenStyle::Chess {
+            match rest.next() {
+                Some(&(_, "-")) => {}
+                Some(&(s, f)) => {
+                    for (i, ch) in f.chars().enumerate() {
+                        let Some(c) = rules.castling.iter().zip(&rules.spec.castling).find(|(_, sp)| sp.right == ch) else {
+                            return Err(PositionError::syntax("castling", col(s) + i, format!("unknown castling right '{ch}'")));
+                        };
+                        if pos.castling & c.0.bit != 0 {
+                            return Err(PositionError::syntax("castling", col(s) + i, format!("castling right '{ch}' repeated")));
+                        }
+                        pos.castling |= c.0.bit;
+                    }
+                }
+                None => return Err(PositionError::syntax("castling", end_col, "castling field missing")),
+            }
+            match rest.next() {
+                Some(&(_, "-")) => {}
+                Some(&(s, f)) => match topo.parse_square(f) {
+                    Some(sq) if topo.exists(sq) => pos.ep = Some(sq),
+                    _ => return Err(PositionError::syntax("en passant", col(s), format!("{f:?} is not a cell"))),
+                },
+                None => return Err(PositionError::syntax("en passant", end_col, "en passant field missing")),
+            }
+        }
+        let mut counter = |field: &'static str, default: u32| -> Result<u32, PositionError> {
+            match rest.next() {
+                None => Ok(default),
+                Some(&(s, f)) => f.parse::<u32>().map_err(|_| {
+                    PositionError::syntax(field, col(s), format!("{f:?} is not a non-negative number"))
+                }),
+            }
+        };
+        pos.halfmove = counter("halfmove", 0)?;
+        pos.fullmove = counter("fullmove", 1)?;
+        if pos.fullmove == 0 {
+            return Err(PositionError::syntax("fullmove", end_col, "move number must be at least 1"));
+        }
+        if let Some(&(s, extra)) = rest.next() {
+            return Err(PositionError::syntax("end", col(s), format!("unexpected extra field {extra:?}")));
+        }
+        pos.validate()?;
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// Checks that a parsed position is one the rules can reach or at least play from.
+    fn validate(&mut self) -> Result<(), PositionError> {
+        let rules = V::rules();
+        let topo = &rules.spec.topology;
+        for c in Color::ALL {
+            let kings = self.pieces(c, rules.king).count();
+            if kings != 1 {
+                return Err(PositionError::Setup(format!(
+                    "{} has {kings} {}s, needs exactly one",
+                    c.name(),
+                    rules.spec.pieces[rules.king.index()].name
+                )));
+            }
+        }
+        let them = !self.turn;
+        if let Some(k) = self.king(them) {
+            if self.is_attacked(k, self.turn) {
+                return Err(PositionError::Setup(format!(
+                    "{} is in check but it is {}'s move",
+                    them.name(),
+                    self.turn.name()
+                )));
+            }
+        }
+        if let Some(p) = &rules.spec.promotion {
+            if p.mandatory {
+                for c in Color::ALL {
+                    for r in p.pieces {
+                        let role = rules.role_of_letter(*r).expect("promoting piece exists");
+                        let stuck = self.pieces(c, role) & rules.promotion_zone[c.index()];
+                        if let Some(sq) = stuck.lsb() {
+                            return Err(PositionError::Setup(format!(
+                                "{} {} on {}, where it must already have promoted",
+                                c.name(),
+                                rules.spec.pieces[role.index()].name,
+                                topo.square_name(sq)
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some((pawn, _)) = &rules.double_step {
+            for c in Color::ALL {
+                let back = if c == Color::White { 0 } else { topo.dims().1 as i8 - 1 };
+                if let Some(sq) = self.pieces(c, *pawn).squares().find(|&s| topo.coord(s).rank == back) {
+                    return Err(PositionError::Setup(format!(
+                        "{} pawn on {}, its own first rank",
+                        c.name(),
+                        topo.square_name(sq)
+                    )));
+                }
+            }
+        }
+        for (c, sp) in rules.castling.iter().zip(&rules.spec.castling) {
+            if self.castling & c.bit != 0
+                && (self.piece_at(c.king_from) != Some(Piece { color: c.color, role: rules.king })
+                    || self.piece_at(c.rook_from) != Some(Piece { color: c.color, role: c.rook_role }))
+            {
+                return Err(PositionError::Setup(format!(
+                    "castling right '{}' but the King or Rook is not on its cell",
+                    sp.right
+                )));
+            }
+        }
+        if let Some(ep) = self.ep {
+            let ok = rules.double_step.as_ref().is_some_and(|(pawn, _)| {
+                let victim = self.ep_victim(ep, them);
+                let rank_ok = topo.coord(ep).rank
+                    == if them == Color::White { 2 } else { topo.dims().1 as i8 - 3 };
+                rank_ok
+                    && self.piece_at(ep).is_none()
+                    && self.piece_at(victim) == Some(Piece { color: them, role: *pawn })
+            });
+            if !ok {
+                return Err(PositionError::Setup(format!(
+                    "en passant cell {} without a pawn that just double-stepped past it",
+                    topo.square_name(ep)
+                )));
+            }
+            // Keep the cell only when a capture there is possible, as play_unchecked does.
+            let (pawn, _) = rules.double_step.as_ref().expect("checked above");
+            let capturers =
+                rules.tables.leap_capturers_of(self.turn, *pawn, ep) & self.pieces(self.turn, *pawn);
+            if capturers.is_empty() {
+                self.ep = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the position in the variant's text format, every field included.
+    pub fn to_text(&self) -> String {
+        let rules = V::rules();
+        let topo = &rules.spec.topology;
+        let (files, ranks, _) = topo.dims();
+        let mut s = String::new();
+        for rank in (0..ranks as i8).rev() {
+            let mut empty = 0;
+            for file in 0..files as i8 {
+                let sq = topo
+                    .square_at(crate::geometry::Coord { file, rank, level: 0 })
+                    .expect("inside the box");
+                let ch = if !topo.exists(sq) {
+                    Some('*')
+                } else {
+                    self.piece_at(sq).map(|p| rules.letter(p.color, p.role))
+                };
+                match ch {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            s += &empty.to_string();
+                            empty = 0;
+                        }
+                        s.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.turn.char());
+        if rules.spec.fen_style == FenStyle::Chess {
+            s.push(' ');
+            let rights: String = rules
+                .castling
+                .iter()
+                .zip(&rules.spec.castling)
+                .filter(|(c, _)| self.castling & c.bit != 0)
+                .map(|(_, sp)| sp.right)
+                .collect();
+            s += if rights.is_empty() { "-" } else { &rights };
+            s.push(' ');
+            match self.ep {
+                Some(sq) => s += &topo.square_name(sq),
+                None => s.push('-'),
+            }
+        }
+        s += &format!(" {} {}", self.halfmove, self.fullmove);
+        s
+    }
+}

@@ -1,0 +1,126 @@
+//! The interface every variant's position offers to perft, search and self-play.
+
+use crate::moves::{Move, MoveBuf};
+use crate::error::MoveError;
+use crate::{Color, Outcome, Termination};
+
+/// A position of some variant, as the generic tools see it. Implemented by the chess-family
+/// [`crate::position::Position`] and by variants whose state does not fit it.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The variant's move list type, sized for its most mobile positions.
+    type Moves: MoveBuf;
+
+    /// The variant's start position.
+    fn start() -> Self;
+    /// Reads a position in the variant's text format.
+    ///
+    /// # Errors
+    /// A located syntax error or a description of why the position is impossible.
+    fn from_text(text: &str) -> Result<Self, crate::error::PositionError>;
+    /// The variant's command-line name.
+    fn variant_name(&self) -> &'static str;
+    /// Side to move.
+    fn turn(&self) -> Color;
+    /// Appends every legal move to `out` (which the caller has cleared).
+    fn legal_moves(&self, out: &mut Self::Moves);
+    /// Plays a legal move (from [`Game::legal_moves`]) without checking it.
+    fn play_unchecked(&mut self, m: Move);
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool;
+    /// Zobrist hash: equal positions (for repetition) have equal hashes.
+    fn hash(&self) -> u64;
+    /// Plies since the last capture or irreversible move, for the move-count rule and for
+    /// bounding repetition look-ups.
+    fn halfmove_clock(&self) -> u32;
+    /// Plies after which the move-count rule ends the game as a draw (100 = 50 moves each).
+    fn move_rule_plies(&self) -> u32 {
+        100
+    }
+    /// Whether neither side can possibly win any more.
+    fn insufficient_material(&self) -> bool {
+        false
+    }
+    /// A variant-specific end that is decided by the position alone, checked before the
+    /// generic rules (none by default).
+    fn variant_outcome(&self) -> Option<Outcome> {
+        None
+    }
+    /// The position in the variant's text format.
+    fn to_text(&self) -> String;
+    /// A move in the variant's coordinate notation.
+    fn move_text(&self, m: Move) -> String;
+
+    /// The legal move whose text is `text`, if any.
+    fn parse_move(&self, text: &str) -> Option<Move> {
+        let mut moves = Self::Moves::default();
+        self.legal_moves(&mut moves);
+        moves.as_ref().iter().copied().find(|&m| self.move_text(m) == text)
+    }
+
+    /// Plays the move written `text`.
+    ///
+    /// # Errors
+    /// If it is not a legal move here.
+    fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m = self.parse_move(text).ok_or_else(|| MoveError {
+            text: text.to_string(),
+            position: self.to_text(),
+        })?;
+        self.play_unchecked(m);
+        Ok(m)
+    }
+
+    /// Plays `m` if it is legal; returns whether it was.
+    fn try_play(&mut self, m: Move) -> bool {
+        let mut moves = Self::Moves::default();
+        self.legal_moves(&mut moves);
+        if moves.as_ref().contains(&m) {
+            self.play_unchecked(m);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// The result of the game at `pos`, given the hashes of earlier positions of the game (oldest
+/// first, not including `pos`). Checkmate and stalemate come first, then the variant's own
+/// rules, insufficient material, the move-count rule and threefold repetition.
+pub fn outcome<G: Game>(pos: &G, history: &[u64]) -> Option<Outcome> {
+    if let Some(o) = pos.variant_outcome() {
+        return Some(o);
+    }
+    let mut moves = G::Moves::default();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return Some(if pos.in_check() {
+            Outcome::Decisive { winner: !pos.turn(), reason: Termination::Checkmate }
+        } else {
+            Outcome::Draw { reason: Termination::Stalemate }
+        });
+    }
+    if pos.insufficient_material() {
+        return Some(Outcome::Draw { reason: Termination::InsufficientMaterial });
+    }
+    if pos.halfmove_clock() >= pos.move_rule_plies() {
+        return Some(Outcome::Draw { reason: Termination::MoveRule });
+    }
+    if repetitions(pos, history) >= 2 {
+        return Some(Outcome::Draw { reason: Termination::Repetition });
+    }
+    None
+}
+
+/// How many earlier positions equal `pos` (same hash, same side to move), looking back only
+/// as far as the last irreversible move.
+pub fn repetitions<G: Game>(pos: &G, history: &[u64]) -> usize {
+    let h = pos.hash();
+    let back = (pos.halfmove_clock() as usize).min(history.len());
+    history[history.len() - back..]
+        .iter()
+        .rev()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&x| x == h)
+        .count()
+}

@@ -1,0 +1,216 @@
+//! Legal move generation for the chess family, with no heap allocation.
+//!
+//! Fully legal generation (so perft can count the last ply in bulk): checkers and the cells
+//! that block a sliding check, pinned pieces with the line they may move along, King moves
+//! tested against attacks with the King lifted off the board, and en passant tested by
+//! replaying the occupancy. Everything reads the compiled tables, so the same code serves every
+//! topology (Dream Chess 46's supersquares are already in the rays and leaps).
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveBuf, MoveKind};
+use crate::position::{Position, Variant};
+use crate::{Role, Square};
+use arrayvec::ArrayVec;
+
+/// Pinned pieces and the line each may still move along (the King's lines through 26 vectors
+/// at most on the 3D board, so 32 entries suffice).
+struct Pins<B> {
+    pinned: B,
+    lines: ArrayVec<(Square, B), 32>,
+}
+
+impl<B: Bitboard> Pins<B> {
+    #[inline]
+    fn line(&self, sq: Square) -> B {
+        for &(s, l) in &self.lines {
+            if s == sq {
+                return l;
+            }
+        }
+        !B::EMPTY
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// Checkers of the side to move's King, the cells that block their sliding checks, and
+    /// the pins against that King.
+    fn king_safety(&self, ksq: Square, occ: V::Bb) -> (V::Bb, V::Bb, Pins<V::Bb>) {
+        let t = &V::rules().tables;
+        let us = self.turn;
+        let them = !us;
+        let theirs = self.by_color[them.index()];
+        let ours = self.by_color[us.index()];
+        let mut checkers = V::Bb::EMPTY;
+        for &role in t.leap_capturing_roles(them) {
+            checkers |= t.leap_capturers_of(them, role, ksq) & self.pieces(them, role);
+        }
+        let mut block = V::Bb::EMPTY;
+        let mut pins = Pins { pinned: V::Bb::EMPTY, lines: ArrayVec::new() };
+        for group in t.ride_groups(them) {
+            let mut riders = V::Bb::EMPTY;
+            for &r in &group.roles {
+                riders |= self.by_role.as_ref()[r.index()];
+            }
+            riders &= theirs;
+            if riders.is_empty() {
+                continue;
+            }
+            for &slot in &group.reverse {
+                let Some(b1) = t.first_blocker(slot, ksq, occ) else { continue };
+                if riders.contains(b1) {
+                    checkers.insert(b1);
+                    block |= t.ride(slot, ksq, occ) & !V::Bb::from_square(b1);
+                } else if ours.contains(b1) {
+                    let through = occ ^ V::Bb::from_square(b1);
+                    if let Some(b2) = t.first_blocker(slot, ksq, through) {
+                        if riders.contains(b2) && !pins.pinned.contains(b1) {
+                            pins.pinned.insert(b1);
+                            pins.lines.push((b1, t.ride(slot, ksq, through)));
+                        } else if riders.contains(b2) {
+                            // Pinned along two lines at once: it cannot move at all.
+                            for e in pins.lines.iter_mut().filter(|e| e.0 == b1) {
+                                e.1 = V::Bb::EMPTY;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (checkers, block, pins)
+    }
+
+    /// Quiet and capture targets of a piece, ignoring pins and checks.
+    #[inline]
+    fn targets(&self, role: Role, from: Square, occ: V::Bb) -> (V::Bb, V::Bb) {
+        let t = &V::rules().tables;
+        let us = self.turn;
+        let empty = !occ;
+        let enemy = self.by_color[(!us).index()];
+        let mut quiet = t.leap_moves(us, role, from) & empty;
+        let mut caps = t.leap_captures(us, role, from) & enemy;
+        for &slot in t.rides(us, role) {
+            let reach = t.ride(slot, from, occ);
+            if slot.modality.moves() {
+                quiet |= reach & empty;
+            }
+            if slot.modality.captures() {
+                caps |= reach & enemy;
+            }
+        }
+        (quiet, caps)
+    }
+
+    /// Promotion roles available to the side to move now.
+    fn promotion_choices(&self) -> ArrayVec<Role, 16> {
+        let rules = V::rules();
+        let only_lost = rules.spec.promotion.as_ref().is_some_and(|p| p.only_lost);
+        rules
+            .promotion_choices
+            .iter()
+            .copied()
+            .filter(|&r| {
+                !only_lost
+                    || self.pieces(self.turn, r).count() < rules.initial_count[r.index()] as u32
+            })
+            .collect()
+    }
+
+    /// Appends every legal move.
+    pub fn legal_moves_into<M: MoveBuf>(&self, out: &mut M) {
+        let rules = V::rules();
+        let t = &rules.tables;
+        let us = self.turn;
+        let them = !us;
+        let ours = self.by_color[us.index()];
+        let occ = self.occupied();
+        let Some(ksq) = self.king(us) else { return };
+        let (checkers, block, pins) = self.king_safety(ksq, occ);
+
+        // King moves: the destination must be safe with the King lifted off its cell.
+        let king_role = rules.king;
+        let (kq, kc) = self.targets(king_role, ksq, occ);
+        let lifted = occ ^ V::Bb::from_square(ksq);
+        for to in (kq | kc).squares() {
+            if self.attackers(to, lifted, them).is_empty() {
+                out.push(Move::normal(ksq, to));
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        let allowed = if checkers.any() { checkers | block } else { !ours };
+
+        let promoting = rules.promoting;
+        let mut choices: Option<ArrayVec<Role, 16>> = None;
+        let mandatory = rules.spec.promotion.as_ref().is_some_and(|p| p.mandatory);
+        let zone = rules.promotion_zone[us.index()];
+        for r in 0..t.num_roles() {
+            let role = Role(r as u8);
+            if role == king_role {
+                continue;
+            }
+            for from in self.pieces(us, role).squares() {
+                let (q, c) = self.targets(role, from, occ);
+                let mut to_set = (q | c) & allowed;
+                if pins.pinned.contains(from) {
+                    to_set &= pins.line(from);
+                }
+                if promoting >> r & 1 != 0 && (to_set & zone).any() {
+                    let choices = choices.get_or_insert_with(|| self.promotion_choices());
+                    for to in to_set.squares() {
+                        if !zone.contains(to) {
+                            out.push(Move::normal(from, to));
+                            continue;
+                        }
+                        if !mandatory || choices.is_empty() {
+                            out.push(Move::normal(from, to));
+                        }
+                        for &p in choices.iter() {
+                            out.push(Move::new(from, to, MoveKind::Promotion, p));
+                        }
+                    }
+                } else {
+                    for to in to_set.squares() {
+                        out.push(Move::normal(from, to));
+                    }
+                }
+            }
+        }
+
+        if let Some((pawn, steps)) = &rules.double_step {
+            for from in self.pieces(us, *pawn).squares() {
+                if let Some((mid, to)) = steps[us.index()][from.index()] {
+                    if !occ.contains(mid)
+                        && !occ.contains(to)
+                        && allowed.contains(to)
+                        && (!pins.pinned.contains(from) || pins.line(from).contains(to))
+                    {
+                        out.push(Move::new(from, to, MoveKind::DoubleStep, *pawn));
+                    }
+                }
+            }
+            if let Some(ep) = self.ep {
+                let victim = self.ep_victim(ep, them);
+                for from in (t.leap_capturers_of(us, *pawn, ep) & self.pieces(us, *pawn)).squares() {
+                    let after = occ ^ V::Bb::from_square(from) ^ V::Bb::from_square(victim)
+                        | V::Bb::from_square(ep);
+                    if self.attackers(ksq, after, them).is_empty() {
+                        out.push(Move::new(from, ep, MoveKind::EnPassant, *pawn));
+                    }
+                }
+            }
+        }
+
+        if checkers.is_empty() {
+            for c in rules.castling.iter().filter(|c| c.color == us && self.castling & c.bit != 0) {
+                if c.king_from == ksq
+                    && self.pieces(us, c.rook_role).contains(c.rook_from)
+                    && (c.must_be_empty & occ).is_empty()
+                    && c.king_path.squares().all(|s| self.attackers(s, occ, them).is_empty())
+                {
+                    out.push(Move::new(ksq, c.king_to, MoveKind::Castle, king_role));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Perft: counting the leaves of the legal-move tree, the standard test of move generation.
+
+use crate::game::Game;
+use crate::moves::{Move, MoveBuf};
+
+/// Number of leaf nodes `depth` plies below `pos`. The last ply is counted in bulk (the length
+/// of the legal move list), without playing the moves.
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = G::Moves::default();
+    pos.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for &m in moves.as_ref() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        total += perft(&child, depth - 1);
+    }
+    total
+}
+
+/// Perft split by root move: each legal move with the leaf count below it, in generation
+/// order.
+pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(Move, u64)> {
+    let mut moves = G::Moves::default();
+    pos.legal_moves(&mut moves);
+    moves
+        .as_ref()
+        .iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            (m, perft(&child, depth.saturating_sub(1)))
+        })
+        .collect()
+}

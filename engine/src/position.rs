@@ -1,0 +1,315 @@
+//! The chess-family position: pieces on a board, side to move, castling, en passant and the
+//! move-count clock, with an incrementally kept Zobrist hash. Copy-make: a position is a
+//! small heap-free value, and playing a move mutates a copy.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::rules::Rules;
+use crate::{Color, Piece, Role, Square};
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+/// A chess-family variant: its bitboard width, fixed-size storage, and compiled rules.
+///
+/// Array lengths are literals in each variant file because stable Rust cannot size an array by
+/// an associated constant of a generic parameter; associated types keep that local.
+pub trait Variant: Copy + Send + Sync + Debug + 'static {
+    /// Bitboard wide enough for the board.
+    type Bb: Bitboard;
+    /// Mailbox: one piece code per cell number (0 = empty).
+    type Cells: Copy + Eq + Debug + Send + Sync + AsRef<[u8]> + AsMut<[u8]>;
+    /// One bitboard per role.
+    type Roles: Copy + Eq + Debug + Send + Sync + AsRef<[Self::Bb]> + AsMut<[Self::Bb]>;
+    /// An empty mailbox.
+    const EMPTY_CELLS: Self::Cells;
+    /// No pieces of any role.
+    const EMPTY_ROLES: Self::Roles;
+    /// The compiled rules, built on first use.
+    fn rules() -> &'static Rules<Self::Bb>;
+}
+
+/// A position of a chess-family variant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position<V: Variant> {
+    pub(crate) cells: V::Cells,
+    pub(crate) by_color: [V::Bb; 2],
+    pub(crate) by_role: V::Roles,
+    pub(crate) turn: Color,
+    pub(crate) castling: u8,
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) hash: u64,
+    pub(crate) _variant: PhantomData<V>,
+}
+
+impl<V: Variant> Position<V> {
+    /// An empty board with White to move (a starting point for building positions).
+    pub(crate) fn empty() -> Position<V> {
+        Position {
+            cells: V::EMPTY_CELLS,
+            by_color: [V::Bb::EMPTY; 2],
+            by_role: V::EMPTY_ROLES,
+            turn: Color::White,
+            castling: 0,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+            _variant: PhantomData,
+        }
+    }
+
+    /// The variant's start position.
+    pub fn start() -> Position<V> {
+        Position::from_text(V::rules().spec.start).expect("start position of a variant parses")
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The piece on a cell.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.cells.as_ref()[sq.index()])
+    }
+
+    /// All pieces of one side.
+    #[inline]
+    pub fn by_color(&self, c: Color) -> V::Bb {
+        self.by_color[c.index()]
+    }
+
+    /// All pieces of one role, both sides.
+    #[inline]
+    pub fn by_role(&self, r: Role) -> V::Bb {
+        self.by_role.as_ref()[r.index()]
+    }
+
+    /// Pieces of one side and role.
+    #[inline]
+    pub fn pieces(&self, c: Color, r: Role) -> V::Bb {
+        self.by_color[c.index()] & self.by_role.as_ref()[r.index()]
+    }
+
+    /// Every occupied cell.
+    #[inline]
+    pub fn occupied(&self) -> V::Bb {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// Castling rights, one bit per castling move of the variant.
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// En passant target cell, set only when a capture there is possible.
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Plies since the last capture or clock-resetting move.
+    pub fn halfmove(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Move number, starting at 1 and increasing after Black's move.
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The Zobrist hash.
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.hash
+    }
+
+    /// The royal piece's cell of a side.
+    #[inline]
+    pub fn king(&self, c: Color) -> Option<Square> {
+        self.pieces(c, V::rules().king).lsb()
+    }
+
+    #[inline]
+    pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        let bit = V::Bb::from_square(sq);
+        self.cells.as_mut()[sq.index()] = p.code();
+        self.by_color[p.color.index()] |= bit;
+        self.by_role.as_mut()[p.role.index()] |= bit;
+        self.hash ^= V::rules().zobrist.piece(p.code(), sq);
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
+        let p = Piece::from_code(self.cells.as_ref()[sq.index()])?;
+        let bit = V::Bb::from_square(sq);
+        self.cells.as_mut()[sq.index()] = 0;
+        self.by_color[p.color.index()] ^= bit;
+        self.by_role.as_mut()[p.role.index()] ^= bit;
+        self.hash ^= V::rules().zobrist.piece(p.code(), sq);
+        Some(p)
+    }
+
+    /// The hash recomputed from scratch (the incremental one must always equal it).
+    pub fn compute_hash(&self) -> u64 {
+        let z = &V::rules().zobrist;
+        let mut h = 0;
+        for (i, &code) in self.cells.as_ref().iter().enumerate() {
+            if code != 0 {
+                h ^= z.piece(code, Square(i as u16));
+            }
+        }
+        if self.turn == Color::Black {
+            h ^= z.side;
+        }
+        h ^= z.castling(self.castling);
+        if let Some(ep) = self.ep {
+            h ^= z.ep(ep);
+        }
+        h
+    }
+
+    /// Pieces of `by` that attack `sq` with occupancy `occ` (which may differ from the board,
+    /// to ask "what if these cells were empty").
+    #[inline]
+    pub fn attackers(&self, sq: Square, occ: V::Bb, by: Color) -> V::Bb {
+        let t = &V::rules().tables;
+        let them = self.by_color[by.index()] & occ;
+        let mut found = V::Bb::EMPTY;
+        for &role in t.leap_capturing_roles(by) {
+            found |= t.leap_capturers_of(by, role, sq) & self.by_role.as_ref()[role.index()];
+        }
+        found &= them;
+        for group in t.ride_groups(by) {
+            let mut riders = V::Bb::EMPTY;
+            for &r in &group.roles {
+                riders |= self.by_role.as_ref()[r.index()];
+            }
+            riders &= them;
+            if riders.is_empty() {
+                continue;
+            }
+            for &slot in &group.reverse {
+                if let Some(b) = t.first_blocker(slot, sq, occ) {
+                    if riders.contains(b) {
+                        found.insert(b);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether `by` attacks `sq` on the current board.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers(sq, self.occupied(), by).any()
+    }
+
+    /// Pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> V::Bb {
+        match self.king(self.turn) {
+            Some(k) => self.attackers(k, self.occupied(), !self.turn),
+            None => V::Bb::EMPTY,
+        }
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Plays a legal move without checking it.
+    pub fn play_unchecked(&mut self, m: Move) {
+        let rules = V::rules();
+        let z = &rules.zobrist;
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        if let Some(ep) = self.ep.take() {
+            self.hash ^= z.ep(ep);
+        }
+        self.hash ^= z.castling(self.castling);
+        let mut reset = false;
+        match m.kind() {
+            MoveKind::Castle => {
+                let c = rules
+                    .castling
+                    .iter()
+                    .find(|c| c.color == us && c.king_from == from && c.king_to == to)
+                    .expect("castling move matches a castling rule");
+                let king = self.take(from).expect("king on its cell");
+                let rook = self.take(c.rook_from).expect("rook on its cell");
+                self.put(c.king_to, king);
+                self.put(c.rook_to, rook);
+            }
+            kind => {
+                let mut piece = self.take(from).expect("a piece on the from cell");
+                if self.take(to).is_some() {
+                    reset = true;
+                }
+                if rules.clock_resetters >> piece.role.0 & 1 != 0 {
+                    reset = true;
+                }
+                match kind {
+                    MoveKind::EnPassant => {
+                        let victim = self.ep_victim(to, !us);
+                        self.take(victim);
+                        reset = true;
+                    }
+                    MoveKind::Promotion => {
+                        piece.role = m.role();
+                        reset |= rules.spec.clock.promotion_resets;
+                    }
+                    MoveKind::DoubleStep => {
+                        // The cell passed over becomes the en passant target, but only when
+                        // an enemy pawn could capture there (so equal positions hash equally).
+                        let pawn = rules.double_step.as_ref().expect("variant has double steps").0;
+                        let passed = self.ep_passed(from, to);
+                        let capturers =
+                            rules.tables.leap_capturers_of(!us, pawn, passed) & self.pieces(!us, pawn);
+                        if capturers.any() {
+                            self.ep = Some(passed);
+                            self.hash ^= z.ep(passed);
+                        }
+                    }
+                    _ => {}
+                }
+                self.put(to, piece);
+            }
+        }
+        self.castling &= rules.castling_keep[from.index()] & rules.castling_keep[to.index()];
+        self.hash ^= z.castling(self.castling);
+        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = !us;
+        self.hash ^= z.side;
+        debug_assert_eq!(self.hash, self.compute_hash(), "incremental hash after {m:?}");
+    }
+
+    /// The cell a double-stepping pawn passed over.
+    fn ep_passed(&self, from: Square, to: Square) -> Square {
+        let topo = &V::rules().spec.topology;
+        let (a, b) = (topo.coord(from), topo.coord(to));
+        let mid = crate::geometry::Coord {
+            file: a.file,
+            rank: (a.rank + b.rank) / 2,
+            level: a.level,
+        };
+        topo.square_at(mid).expect("double step passes over a cell")
+    }
+
+    /// The cell of the pawn of `victim` that an en passant capture onto `target` removes.
+    pub(crate) fn ep_victim(&self, target: Square, victim: Color) -> Square {
+        let topo = &V::rules().spec.topology;
+        let mut c = topo.coord(target);
+        c.rank += if victim == Color::White { 1 } else { -1 };
+        topo.square_at(c).expect("en passant victim cell exists")
+    }
+}

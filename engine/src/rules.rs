@@ -1,0 +1,294 @@
+//! Variant descriptions (data) and their compiled form.
+//!
+//! A chess-family variant is a [`VariantSpec`]: a topology, a list of [`PieceSpec`]s, a start
+//! position and a few rule records (pawn double step, promotion, castling, move-count rule).
+//! [`Rules::compile`] turns it into tables once; the variant file keeps the result in a
+//! `OnceLock` and move generation reads only the compiled form.
+
+use crate::attacks::AttackTables;
+use crate::bitboard::Bitboard;
+use crate::geometry::Topology;
+use crate::piece::{betza, PieceSpec};
+use crate::zobrist::Zobrist;
+use crate::{Color, Role, Square};
+
+/// How the text format writes state beyond the board and side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FenStyle {
+    /// FEN: castling and en passant fields, then the two counters.
+    Chess,
+    /// Board and side, then optionally the two counters.
+    Plain,
+}
+
+/// A pawn's initial double step and the en passant capture that goes with it.
+#[derive(Clone, Copy, Debug)]
+pub struct DoubleStep {
+    /// The piece that may double-step.
+    pub letter: char,
+    /// 0-based rank from which each side may double-step, White first.
+    pub ranks: [i8; 2],
+}
+
+/// Which pieces promote, where, and to what.
+#[derive(Clone, Debug)]
+pub struct PromotionRule {
+    /// Letters of the pieces that promote.
+    pub pieces: &'static [char],
+    /// Promotion cells for each side, White first, by name.
+    pub zone: [Vec<&'static str>; 2],
+    /// Letters of the pieces one may promote to.
+    pub choices: &'static [char],
+    /// Whether promotion is forced (chess) or optional (Dream Chess 46).
+    pub mandatory: bool,
+    /// Whether a choice is available only while the side has fewer of it on the board than
+    /// in the start position (Dream Chess 46: "a piece it has lost").
+    pub only_lost: bool,
+}
+
+/// One castling move, written as the King's move.
+#[derive(Clone, Copy, Debug)]
+pub struct CastlingSpec {
+    /// The FEN rights letter (`K`, `Q`, `k`, `q`).
+    pub right: char,
+    /// Whose castling it is.
+    pub color: Color,
+    /// King's cell before and after.
+    pub king: (&'static str, &'static str),
+    /// Rook's cell before and after.
+    pub rook: (&'static str, &'static str),
+    /// Letter of the piece the King castles with.
+    pub rook_letter: char,
+}
+
+/// What resets the move-count clock.
+#[derive(Clone, Copy, Debug)]
+pub struct ClockRule {
+    /// Letters of pieces whose every move resets it (chess: the Pawn).
+    pub reset_by: &'static [char],
+    /// Whether a promotion resets it (Dream Chess 46: Stewards move backwards, so only
+    /// captures and promotions make progress).
+    pub promotion_resets: bool,
+}
+
+/// A chess-family variant as data.
+#[derive(Clone, Debug)]
+pub struct VariantSpec {
+    /// Command-line name (`dream-chess-46`).
+    pub name: &'static str,
+    /// Title for reports.
+    pub title: &'static str,
+    /// The rules file under `shared/rules/` this implements.
+    pub rules_file: &'static str,
+    /// The board.
+    pub topology: Topology,
+    /// The pieces; the order fixes the roles. Exactly one must be royal.
+    pub pieces: Vec<PieceSpec>,
+    /// Start position in the variant's text format.
+    pub start: &'static str,
+    /// Text format style.
+    pub fen_style: FenStyle,
+    /// Pawn double step and en passant, where the variant has them.
+    pub double_step: Option<DoubleStep>,
+    /// Promotion, where the variant has it.
+    pub promotion: Option<PromotionRule>,
+    /// Castling moves.
+    pub castling: Vec<CastlingSpec>,
+    /// Move-count clock.
+    pub clock: ClockRule,
+    /// Whether the FIDE dead-position shortcuts (K v K, K+minor v K, same-coloured Bishops)
+    /// end the game.
+    pub insufficient_material: bool,
+    /// Which parts are reconstructions or decisions, for `variantlab variants`.
+    pub notes: &'static [&'static str],
+}
+
+/// A compiled castling move.
+#[derive(Clone, Copy, Debug)]
+pub struct Castling<B> {
+    /// Rights bit.
+    pub bit: u8,
+    /// Owner.
+    pub color: Color,
+    /// King's cells.
+    pub king_from: Square,
+    /// King's destination.
+    pub king_to: Square,
+    /// Rook's cells.
+    pub rook_from: Square,
+    /// Rook's destination.
+    pub rook_to: Square,
+    /// The rook's role.
+    pub rook_role: Role,
+    /// Cells that must be empty (apart from the King and Rook themselves).
+    pub must_be_empty: B,
+    /// Cells the King passes or lands on, which must not be attacked.
+    pub king_path: B,
+}
+
+/// A [`VariantSpec`] compiled into tables.
+#[derive(Debug)]
+pub struct Rules<B> {
+    /// The source description.
+    pub spec: VariantSpec,
+    /// Leap and ride tables.
+    pub tables: AttackTables<B>,
+    /// Hash keys.
+    pub zobrist: Zobrist,
+    /// Every existing cell.
+    pub board: B,
+    /// The royal piece.
+    pub king: Role,
+    /// The role that double-steps, and per side and cell the (passed, destination) cells of
+    /// its double step, if it may make one from there.
+    pub double_step: Option<(Role, [Vec<Option<(Square, Square)>>; 2])>,
+    /// Roles that promote, as a bit set.
+    pub promoting: u64,
+    /// Promotion cells per side.
+    pub promotion_zone: [B; 2],
+    /// Roles one may promote to.
+    pub promotion_choices: Vec<Role>,
+    /// Start-position count of each role for White (the variants here are symmetric).
+    pub initial_count: Vec<u8>,
+    /// Castling moves.
+    pub castling: Vec<Castling<B>>,
+    /// Per cell: the castling rights that survive a move from or to it.
+    pub castling_keep: Vec<u8>,
+    /// Roles whose every move resets the clock, as a bit set.
+    pub clock_resetters: u64,
+}
+
+impl<B: Bitboard> Rules<B> {
+    /// Compiles a specification.
+    ///
+    /// # Panics
+    /// On an inconsistent specification (bad Betza string, no royal piece, unknown letter):
+    /// variant files are program data, and the test suite compiles every one of them.
+    pub fn compile(spec: VariantSpec) -> Rules<B> {
+        let topo = &spec.topology;
+        let atoms: Vec<_> = spec
+            .pieces
+            .iter()
+            .map(|p| betza::parse(p.betza).unwrap_or_else(|e| panic!("{}: {e}", p.name)))
+            .collect();
+        let tables = AttackTables::build(topo, &atoms);
+        let role_of = |c: char| -> Role {
+            let i = spec.pieces.iter().position(|p| p.letter == c);
+            Role(i.unwrap_or_else(|| panic!("no piece with letter {c}")) as u8)
+        };
+        let set = |names: &[&str]| -> B {
+            let mut b = B::EMPTY;
+            for n in names {
+                b.insert(topo.parse_square(n).unwrap_or_else(|| panic!("no cell {n}")));
+            }
+            b
+        };
+        let mut board = B::EMPTY;
+        for sq in topo.cells() {
+            board.insert(sq);
+        }
+        let royals: Vec<usize> =
+            (0..spec.pieces.len()).filter(|&i| spec.pieces[i].royal).collect();
+        assert_eq!(royals.len(), 1, "{}: exactly one royal piece", spec.name);
+        let double_step = spec.double_step.map(|d| {
+            let steps = |color: Color| -> Vec<Option<(Square, Square)>> {
+                let dy = if color == Color::White { 1 } else { -1 };
+                (0..topo.num_squares())
+                    .map(|i| {
+                        let sq = Square(i as u16);
+                        if !topo.exists(sq) || topo.coord(sq).rank != d.ranks[color.index()] {
+                            return None;
+                        }
+                        let mid = topo.walk(sq, [0, dy, 0])?;
+                        Some((mid, topo.walk(mid, [0, dy, 0])?))
+                    })
+                    .collect()
+            };
+            (role_of(d.letter), [steps(Color::White), steps(Color::Black)])
+        });
+        let (promoting, promotion_zone, promotion_choices) = match &spec.promotion {
+            Some(p) => (
+                p.pieces.iter().fold(0u64, |m, &c| m | 1 << role_of(c).0),
+                [set(&p.zone[0]), set(&p.zone[1])],
+                p.choices.iter().map(|&c| role_of(c)).collect(),
+            ),
+            None => (0, [B::EMPTY; 2], Vec::new()),
+        };
+        let mut initial_count = vec![0u8; spec.pieces.len()];
+        let board_field = spec.start.split_whitespace().next().unwrap_or("");
+        for ch in board_field.chars().filter(|c| c.is_ascii_uppercase()) {
+            initial_count[role_of(ch).index()] += 1;
+        }
+        let mut castling_keep = vec![0xffu8; topo.num_squares()];
+        let castling: Vec<Castling<B>> = spec
+            .castling
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let sq = |n: &str| topo.parse_square(n).unwrap_or_else(|| panic!("no cell {n}"));
+                let (kf, kt, rf, rt) = (sq(c.king.0), sq(c.king.1), sq(c.rook.0), sq(c.rook.1));
+                let span = |a: Square, b: Square| -> B {
+                    let (ca, cb) = (topo.coord(a), topo.coord(b));
+                    let mut m = B::EMPTY;
+                    for f in ca.file.min(cb.file)..=ca.file.max(cb.file) {
+                        let mut c = ca;
+                        c.file = f;
+                        m.insert(topo.square_at(c).expect("castling on one rank"));
+                    }
+                    m
+                };
+                let bit = 1u8 << i;
+                castling_keep[kf.index()] &= !bit;
+                castling_keep[rf.index()] &= !bit;
+                let own = B::from_square(kf) | B::from_square(rf);
+                Castling {
+                    bit,
+                    color: c.color,
+                    king_from: kf,
+                    king_to: kt,
+                    rook_from: rf,
+                    rook_to: rt,
+                    rook_role: role_of(c.rook_letter),
+                    must_be_empty: (span(kf, kt) | span(rf, rt)) & !own,
+                    king_path: span(kf, kt) & !B::from_square(kf),
+                }
+            })
+            .collect();
+        assert!(castling.len() <= 4, "at most four castling moves");
+        let clock_resetters = spec.clock.reset_by.iter().fold(0u64, |m, &c| m | 1 << role_of(c).0);
+        let seed = spec.name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
+        let zobrist = Zobrist::new(topo.num_squares(), 2 * spec.pieces.len() + 1, seed);
+        Rules {
+            king: Role(royals[0] as u8),
+            tables,
+            zobrist,
+            board,
+            double_step,
+            promoting,
+            promotion_zone,
+            promotion_choices,
+            initial_count,
+            castling,
+            castling_keep,
+            clock_resetters,
+            spec,
+        }
+    }
+
+    /// The role with FEN letter `c` (either case).
+    pub fn role_of_letter(&self, c: char) -> Option<Role> {
+        let up = c.to_ascii_uppercase();
+        self.spec.pieces.iter().position(|p| p.letter == up).map(|i| Role(i as u8))
+    }
+
+    /// The FEN letter of a piece.
+    pub fn letter(&self, color: Color, role: Role) -> char {
+        let c = self.spec.pieces[role.index()].letter;
+        match color {
+            Color::White => c,
+            Color::Black => c.to_ascii_lowercase(),
+        }
+    }
+}

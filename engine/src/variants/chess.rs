@@ -1,0 +1,99 @@
+//! Standard chess (FIDE), the calibration variant: its perft numbers and piece values are
+//! published, so it checks the shared machinery that every other variant relies on.
+
+use crate::bitboard::{Bb64, Bitboard};
+use crate::geometry::Topology;
+use crate::piece::PieceSpec;
+use crate::position::{Position, Variant};
+use crate::rules::{CastlingSpec, ClockRule, DoubleStep, FenStyle, PromotionRule, Rules, VariantSpec};
+use crate::Color;
+use std::sync::OnceLock;
+
+/// Marker type for standard chess.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Chess;
+
+/// The FIDE pieces; values are the usual centipawn figures.
+const PIECES: [PieceSpec; 6] = [
+    PieceSpec { name: "pawn", letter: 'P', betza: "fmWfcF", royal: false, value: 100 },
+    PieceSpec { name: "knight", letter: 'N', betza: "N", royal: false, value: 305 },
+    PieceSpec { name: "bishop", letter: 'B', betza: "B", royal: false, value: 333 },
+    PieceSpec { name: "rook", letter: 'R', betza: "R", royal: false, value: 563 },
+    PieceSpec { name: "queen", letter: 'Q', betza: "Q", royal: false, value: 950 },
+    PieceSpec { name: "king", letter: 'K', betza: "K", royal: true, value: 0 },
+];
+
+fn spec() -> VariantSpec {
+    let castle = |right, color, king, rook| CastlingSpec { right, color, king, rook, rook_letter: 'R' };
+    VariantSpec {
+        name: "chess",
+        title: "Chess",
+        rules_file: "FIDE Laws of Chess",
+        topology: Topology::rect(8, 8),
+        pieces: PIECES.to_vec(),
+        start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        fen_style: FenStyle::Chess,
+        double_step: Some(DoubleStep { letter: 'P', ranks: [1, 6] }),
+        promotion: Some(PromotionRule {
+            pieces: &['P'],
+            zone: [
+                vec!["a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8"],
+                vec!["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1"],
+            ],
+            choices: &['Q', 'R', 'B', 'N'],
+            mandatory: true,
+            only_lost: false,
+        }),
+        castling: vec![
+            castle('K', Color::White, ("e1", "g1"), ("h1", "f1")),
+            castle('Q', Color::White, ("e1", "c1"), ("a1", "d1")),
+            castle('k', Color::Black, ("e8", "g8"), ("h8", "f8")),
+            castle('q', Color::Black, ("e8", "c8"), ("a8", "d8")),
+        ],
+        clock: ClockRule { reset_by: &['P'], promotion_resets: true },
+        insufficient_material: true,
+        notes: &["nothing reconstructed: FIDE rules"],
+    }
+}
+
+impl Variant for Chess {
+    type Bb = Bb64;
+    type Cells = [u8; 64];
+    type Roles = [Bb64; 6];
+    const EMPTY_CELLS: [u8; 64] = [0; 64];
+    const EMPTY_ROLES: [Bb64; 6] = [Bb64(0); 6];
+    fn rules() -> &'static Rules<Bb64> {
+        static RULES: OnceLock<Rules<Bb64>> = OnceLock::new();
+        RULES.get_or_init(|| Rules::compile(spec()))
+    }
+}
+
+/// The FIDE dead positions that are cheap to recognise: bare Kings, King and one minor piece
+/// against a bare King, and Kings with Bishops all on one colour of square.
+pub(crate) fn dead_position<V: Variant>(pos: &Position<V>) -> bool {
+    let rules = V::rules();
+    let role = |c: char| rules.role_of_letter(c);
+    let (Some(p), Some(n), Some(b), Some(r), Some(q)) =
+        (role('P'), role('N'), role('B'), role('R'), role('Q'))
+    else {
+        return false;
+    };
+    if (pos.by_role(p) | pos.by_role(r) | pos.by_role(q)).any() {
+        return false;
+    }
+    let minors = pos.by_role(n) | pos.by_role(b);
+    if minors.count() <= 1 {
+        return true;
+    }
+    if pos.by_role(n).any() {
+        return false;
+    }
+    let topo = &rules.spec.topology;
+    let shade = |s: crate::Square| {
+        let c = topo.coord(s);
+        (c.file + c.rank) % 2
+    };
+    let mut bishops = pos.by_role(b).squares();
+    let first = bishops.next().map(shade);
+    bishops.all(|s| Some(shade(s)) == first)
+}

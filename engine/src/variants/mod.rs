@@ -1,0 +1,143 @@
+//! The variants: one file each, holding only what is special about it.
+//!
+//! Runtime selection is [`VariantKind`] plus the [`with_variant!`](crate::with_variant) macro,
+//! used once per job (a perft run, a game), so everything inside is monomorphised per variant.
+
+pub mod chess;
+pub mod dream46;
+
+use crate::game::Game;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{Position, Variant};
+use crate::rules::VariantSpec;
+use crate::{Color, Outcome};
+use thiserror::Error;
+
+pub use chess::Chess;
+pub use dream46::Dream46;
+
+/// Every implemented variant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum VariantKind {
+    /// Standard chess, the calibration variant.
+    Chess,
+    /// Dream Chess 46.
+    Dream46,
+}
+
+/// A variant name that is not implemented.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+#[error("unknown variant {name:?}; known variants: {}", VariantKind::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "))]
+pub struct UnknownVariant {
+    /// The name given.
+    pub name: String,
+}
+
+impl VariantKind {
+    /// All implemented variants, in the order listed to users.
+    pub const ALL: [VariantKind; 2] = [VariantKind::Chess, VariantKind::Dream46];
+
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The variant's description.
+    pub fn spec(self) -> &'static VariantSpec {
+        match self {
+            VariantKind::Chess => &Chess::rules().spec,
+            VariantKind::Dream46 => &Dream46::rules().spec,
+        }
+    }
+
+    /// Looks a variant up by its command-line name.
+    ///
+    /// # Errors
+    /// [`UnknownVariant`], listing the known names.
+    pub fn from_name(name: &str) -> Result<VariantKind, UnknownVariant> {
+        VariantKind::ALL
+            .iter()
+            .copied()
+            .find(|v| v.name() == name)
+            .ok_or_else(|| UnknownVariant { name: name.to_string() })
+    }
+}
+
+/// Runs `$body` with `$G` bound to the [`Game`] type of `$kind`, monomorphised per variant.
+///
+/// ```
+/// use variantlab_engine::{with_variant, Game, VariantKind, perft::perft};
+/// let n = with_variant!(VariantKind::Chess, G => perft(&G::start(), 2));
+/// assert_eq!(n, 400);
+/// ```
+#[macro_export]
+macro_rules! with_variant {
+    ($kind:expr, $G:ident => $body:expr) => {
+        match $kind {
+            $crate::variants::VariantKind::Chess => {
+                type $G = $crate::position::Position<$crate::variants::Chess>;
+                $body
+            }
+            $crate::variants::VariantKind::Dream46 => {
+                type $G = $crate::position::Position<$crate::variants::Dream46>;
+                $body
+            }
+        }
+    };
+}
+
+impl<V: Variant> Game for Position<V> {
+    type Moves = MoveList;
+
+    fn start() -> Self {
+        Position::start()
+    }
+    fn from_text(text: &str) -> Result<Self, crate::error::PositionError> {
+        Position::from_text(text)
+    }
+    fn variant_name(&self) -> &'static str {
+        V::rules().spec.name
+    }
+    #[inline]
+    fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut MoveList) {
+        self.legal_moves_into(out)
+    }
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) {
+        Position::play_unchecked(self, m)
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    fn insufficient_material(&self) -> bool {
+        V::rules().spec.insufficient_material && chess::dead_position(self)
+    }
+    fn variant_outcome(&self) -> Option<Outcome> {
+        None
+    }
+    fn to_text(&self) -> String {
+        Position::to_text(self)
+    }
+    fn move_text(&self, m: Move) -> String {
+        let rules = V::rules();
+        let topo = &rules.spec.topology;
+        let mut s = topo.square_name(m.from());
+        s += &topo.square_name(m.to());
+        if m.kind() == MoveKind::Promotion {
+            s.push(rules.letter(Color::Black, m.role()));
+        }
+        s
+    }
+}

@@ -1,0 +1,61 @@
+//! Zobrist keys, generated from a fixed seed so hashes are the same in every run.
+
+/// SplitMix64: a tiny, well-mixed generator; fixed seeds make every table reproducible.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Keys for every (piece code, cell), the side to move, castling rights and en passant cells.
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    nsq: usize,
+    pieces: Vec<u64>,
+    /// XORed in when Black is to move.
+    pub side: u64,
+    castling: [u64; 16],
+    ep: Vec<u64>,
+}
+
+impl Zobrist {
+    /// Keys for `nsq` cells and piece codes below `ncodes`; `seed` separates variants.
+    pub fn new(nsq: usize, ncodes: usize, seed: u64) -> Zobrist {
+        let mut rng = SplitMix64(seed);
+        let pieces = (0..nsq * ncodes).map(|_| rng.next()).collect();
+        let side = rng.next();
+        let mut castling = [0; 16];
+        for c in castling.iter_mut() {
+            *c = rng.next();
+        }
+        let ep = (0..nsq).map(|_| rng.next()).collect();
+        Zobrist { nsq, pieces, side, castling, ep }
+    }
+
+    /// Key of a piece code on a cell.
+    #[inline]
+    pub fn piece(&self, code: u8, sq: crate::Square) -> u64 {
+        self.pieces[code as usize * self.nsq + sq.index()]
+    }
+
+    /// Key of a set of castling rights (4 bits).
+    #[inline]
+    pub fn castling(&self, rights: u8) -> u64 {
+        self.castling[rights as usize & 15]
+    }
+
+    /// Key of an en passant cell.
+    #[inline]
+    pub fn ep(&self, sq: crate::Square) -> u64 {
+        self.ep[sq.index()]
+    }
+}

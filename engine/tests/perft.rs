@@ -1,0 +1,76 @@
+//! Perft suites as data: `data/perft/<variant>.perft`, one generic reader.
+//!
+//! Each suite runs up to a node limit so the whole test stays within CI's budget; set
+//! `VARIANTLAB_PERFT_LIMIT` to raise or lower it.
+
+use variantlab_engine::perft::perft;
+use variantlab_engine::{with_variant, Game, VariantKind};
+
+struct Case {
+    id: String,
+    fen: String,
+    depth: u32,
+    nodes: u64,
+}
+
+fn read_suite(variant: &str) -> Vec<Case> {
+    let path = format!("{}/../data/perft/{variant}.perft", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut cases = Vec::new();
+    let (mut id, mut fen) = (String::new(), String::new());
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "id" => id = rest.to_string(),
+            "epd" => fen = rest.to_string(),
+            "perft" => {
+                let mut it = rest.split_whitespace();
+                let depth = it.next().and_then(|d| d.parse().ok());
+                let nodes = it.next().and_then(|d| d.parse().ok());
+                let (Some(depth), Some(nodes)) = (depth, nodes) else {
+                    panic!("{path}:{}: bad perft line", n + 1)
+                };
+                cases.push(Case { id: id.clone(), fen: fen.clone(), depth, nodes });
+            }
+            _ => panic!("{path}:{}: unknown key {key}", n + 1),
+        }
+    }
+    assert!(!cases.is_empty(), "{path} has no cases");
+    cases
+}
+
+fn node_limit() -> u64 {
+    std::env::var("VARIANTLAB_PERFT_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000_000)
+}
+
+fn run_suite(variant: &str) {
+    let kind = VariantKind::from_name(variant).unwrap();
+    let limit = node_limit();
+    let mut ran = 0;
+    for case in read_suite(variant) {
+        if case.nodes > limit {
+            continue;
+        }
+        let got = with_variant!(kind, G => {
+            let pos = G::from_text(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            perft(&pos, case.depth)
+        });
+        assert_eq!(got, case.nodes, "{variant} {} depth {}", case.id, case.depth);
+        ran += 1;
+    }
+    assert!(ran > 0);
+}
+
+#[test]
+fn perft_chess() {
+    run_suite("chess");
+}
+
+#[test]
+fn perft_dream46() {
+    run_suite("dream-chess-46");
+}
