@@ -1,1 +1,58 @@
-fn main(){}
+//! Move generation and perft per variant. Every perft benchmark asserts its node count, so a
+//! faster but wrong generator cannot post a figure.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use variantlab_engine::moves::MoveList;
+use variantlab_engine::perft::perft;
+use variantlab_engine::{with_variant, Game, VariantKind};
+
+/// (variant, position or None for the start, depth, expected nodes)
+const CASES: &[(&str, Option<&str>, u32, u64)] = &[
+    ("chess", None, 4, 197_281),
+    (
+        "chess",
+        Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        3,
+        97_862,
+    ),
+    ("dream-chess-46", None, 4, 0),
+];
+
+fn bench_perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    for &(name, fen, depth, expected) in CASES {
+        let kind = VariantKind::from_name(name).expect("known variant");
+        with_variant!(kind, G => {
+            let pos = fen.map_or_else(G::start, |f| G::from_text(f).expect("bench position"));
+            let nodes = perft(&pos, depth);
+            if expected != 0 {
+                assert_eq!(nodes, expected, "{name} perft({depth})");
+            }
+            group.throughput(Throughput::Elements(nodes));
+            let id = BenchmarkId::new(name, format!("{}-d{depth}", if fen.is_some() { "pos" } else { "start" }));
+            group.bench_function(id, |b| b.iter(|| assert_eq!(perft(&pos, depth), nodes)));
+        });
+    }
+    group.finish();
+}
+
+fn bench_movegen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("legal_moves");
+    for kind in VariantKind::ALL {
+        with_variant!(kind, G => {
+            let pos = G::start();
+            group.bench_function(kind.name(), |b| {
+                b.iter(|| {
+                    let mut list = MoveList::default();
+                    pos.legal_moves(&mut list);
+                    list.len()
+                })
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_movegen);
+criterion_main!(benches);

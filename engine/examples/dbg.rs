@@ -1,9 +1,12 @@
 //! Times perft from a position: `cargo run --release --example dbg -- FEN DEPTH`.
 use std::time::Instant;
-use variantlab_engine::{perft::perft, position::Position, variants::Chess, Game};
+use variantlab_engine::{perft::perft, position::Position, variants::Chess};
 fn main() {
     let fen = std::env::args().nth(1).unwrap_or_default();
-    let d: u32 = std::env::args().nth(2).and_then(|d| d.parse().ok()).unwrap_or(5);
+    let d: u32 = std::env::args()
+        .nth(2)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(5);
     let p = Position::<Chess>::from_text(&fen).unwrap_or_else(|_| Position::start());
     let t = Instant::now();
     let n = perft(&p, d);

@@ -62,7 +62,10 @@ impl<B: Bitboard> AttackTables<B> {
     /// If the board has more cells than `B` holds: a programming error in a variant file.
     pub fn build(topo: &Topology, roles: &[Vec<Atom>]) -> AttackTables<B> {
         let nsq = topo.num_squares();
-        assert!(nsq <= B::CAPACITY, "board of {nsq} cells does not fit the bitboard");
+        assert!(
+            nsq <= B::CAPACITY,
+            "board of {nsq} cells does not fit the bitboard"
+        );
         let nroles = roles.len();
         let mut t = AttackTables {
             nsq,
@@ -86,7 +89,11 @@ impl<B: Bitboard> AttackTables<B> {
                 let role = Role(r as u8);
                 let pi = t.piece_index(color, role);
                 for atom in atoms {
-                    let atom = if color == Color::Black { atom.for_black() } else { *atom };
+                    let atom = if color == Color::Black {
+                        atom.for_black()
+                    } else {
+                        *atom
+                    };
                     if atom.range == 1 {
                         for from in topo.cells() {
                             if let Some(to) = topo.walk(from, atom.vector) {
@@ -108,12 +115,19 @@ impl<B: Bitboard> AttackTables<B> {
                     } else {
                         t.limit_id(topo, &mut limit_ids, vid, atom.range)
                     };
-                    t.rides[pi].push(RideSlot { vid, limit, modality: atom.modality });
+                    t.rides[pi].push(RideSlot {
+                        vid,
+                        limit,
+                        modality: atom.modality,
+                    });
                     if atom.modality.captures() {
                         capture_rides.push(((vid, atom.range), role));
                     }
                 }
-                if t.leap_capture[pi * nsq..(pi + 1) * nsq].iter().any(|b| b.any()) {
+                if t.leap_capture[pi * nsq..(pi + 1) * nsq]
+                    .iter()
+                    .any(|b| b.any())
+                {
                     t.leap_capturers[color.index()].push(role);
                 }
             }
@@ -138,10 +152,17 @@ impl<B: Bitboard> AttackTables<B> {
                 } else {
                     t.limit_id(topo, &mut limit_ids, rev, range)
                 };
-                let slot = RideSlot { vid: rev, limit, modality: Modality::CaptureOnly };
+                let slot = RideSlot {
+                    vid: rev,
+                    limit,
+                    modality: Modality::CaptureOnly,
+                };
                 match groups.iter_mut().find(|g| g.roles == rs) {
                     Some(g) => g.reverse.push(slot),
-                    None => groups.push(RideGroup { roles: rs, reverse: vec![slot] }),
+                    None => groups.push(RideGroup {
+                        roles: rs,
+                        reverse: vec![slot],
+                    }),
                 }
             }
             t.groups[color.index()] = groups;
@@ -251,7 +272,11 @@ impl<B: Bitboard> AttackTables<B> {
     #[inline]
     pub fn first_blocker(&self, slot: RideSlot, sq: Square, occ: B) -> Option<Square> {
         let hit = self.ray(slot.vid, sq) & occ;
-        let first = if self.ascending[slot.vid as usize] { hit.lsb() } else { hit.msb() }?;
+        let first = if self.ascending[slot.vid as usize] {
+            hit.lsb()
+        } else {
+            hit.msb()
+        }?;
         if slot.limit != u32::MAX
             && !self.limits[slot.limit as usize * self.nsq + sq.index()].contains(first)
         {
@@ -269,7 +294,11 @@ impl<B: Bitboard> AttackTables<B> {
         let reach = if hit.is_empty() {
             ray
         } else {
-            let first = if self.ascending[slot.vid as usize] { hit.lsb() } else { hit.msb() };
+            let first = if self.ascending[slot.vid as usize] {
+                hit.lsb()
+            } else {
+                hit.msb()
+            };
             match first {
                 Some(f) => ray ^ self.ray(slot.vid, f),
                 None => ray,
@@ -342,9 +371,16 @@ mod tests {
             }
             for (r, atoms) in roles.iter().enumerate() {
                 for sq in topo.cells() {
-                    let got: Vec<Square> =
-                        t.attacks(Color::White, Role(r as u8), sq, occ).squares().collect();
-                    assert_eq!(got, slow_attacks(&topo, atoms, sq, &occ_v), "{} {sq:?}", betzas[r]);
+                    let got: Vec<Square> = t
+                        .attacks(Color::White, Role(r as u8), sq, occ)
+                        .squares()
+                        .collect();
+                    assert_eq!(
+                        got,
+                        slow_attacks(&topo, atoms, sq, &occ_v),
+                        "{} {sq:?}",
+                        betzas[r]
+                    );
                 }
             }
         }

@@ -22,7 +22,11 @@ pub enum PositionError {
 
 impl PositionError {
     pub(crate) fn syntax(field: &'static str, column: usize, message: impl Into<String>) -> Self {
-        PositionError::Syntax { field, column, message: message.into() }
+        PositionError::Syntax {
+            field,
+            column,
+            message: message.into(),
+        }
     }
 }
 

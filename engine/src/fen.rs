@@ -66,7 +66,11 @@ impl<V: Variant> Position<V> {
             while let Some((ci, ch)) = chars.next() {
                 let here = col(offset + ci);
                 let cell = |file: i8| -> Option<Square> {
-                    topo.square_at(crate::geometry::Coord { file, rank, level: 0 })
+                    topo.square_at(crate::geometry::Coord {
+                        file,
+                        rank,
+                        level: 0,
+                    })
                 };
                 if ch.is_ascii_digit() {
                     let mut n = ch.to_digit(10).unwrap_or(0) as i64;
@@ -81,7 +85,11 @@ impl<V: Variant> Position<V> {
                         }
                     }
                     if n == 0 {
-                        return Err(PositionError::syntax("board", here, "empty run of length 0"));
+                        return Err(PositionError::syntax(
+                            "board",
+                            here,
+                            "empty run of length 0",
+                        ));
                     }
                     for _ in 0..n {
                         match cell(file) {
@@ -109,7 +117,10 @@ impl<V: Variant> Position<V> {
                             return Err(PositionError::syntax(
                                 "board",
                                 here,
-                                format!("'*' on {}, which is a cell of the board", topo.square_name(sq)),
+                                format!(
+                                    "'*' on {}, which is a cell of the board",
+                                    topo.square_name(sq)
+                                ),
                             ))
                         }
                         None => {
@@ -120,8 +131,15 @@ impl<V: Variant> Position<V> {
                             ))
                         }
                     }
-                } else if let Some(role) = rules.role_of_letter(ch).filter(|_| ch.is_ascii_alphabetic()) {
-                    let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+                } else if let Some(role) = rules
+                    .role_of_letter(ch)
+                    .filter(|_| ch.is_ascii_alphabetic())
+                {
+                    let color = if ch.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
                     match cell(file) {
                         Some(sq) if topo.exists(sq) => {
                             pos.put(sq, Piece { color, role });
@@ -131,7 +149,10 @@ impl<V: Variant> Position<V> {
                             return Err(PositionError::syntax(
                                 "board",
                                 here,
-                                format!("piece '{ch}' on {}, which does not exist", topo.square_name(sq)),
+                                format!(
+                                    "piece '{ch}' on {}, which does not exist",
+                                    topo.square_name(sq)
+                                ),
                             ))
                         }
                         None => {
@@ -154,7 +175,10 @@ impl<V: Variant> Position<V> {
                 return Err(PositionError::syntax(
                     "board",
                     col(offset + row.len()),
-                    format!("rank {} covers {file} files, the board has {files}", rank + 1),
+                    format!(
+                        "rank {} covers {file} files, the board has {files}",
+                        rank + 1
+                    ),
                 ));
             }
             offset += row.len() + 1;
@@ -172,7 +196,13 @@ impl<V: Variant> Position<V> {
                     format!("side to move must be 'w' or 'b', not {other:?}"),
                 ))
             }
-            None => return Err(PositionError::syntax("side", end_col, "side to move missing")),
+            None => {
+                return Err(PositionError::syntax(
+                    "side",
+                    end_col,
+                    "side to move missing",
+                ))
+            }
         }
 
         if rules.spec.fen_style == FenStyle::Chess {
@@ -180,41 +210,84 @@ impl<V: Variant> Position<V> {
                 Some(&(_, "-")) => {}
                 Some(&(s, f)) => {
                     for (i, ch) in f.chars().enumerate() {
-                        let Some(c) = rules.castling.iter().zip(&rules.spec.castling).find(|(_, sp)| sp.right == ch) else {
-                            return Err(PositionError::syntax("castling", col(s) + i, format!("unknown castling right '{ch}'")));
+                        let Some(c) = rules
+                            .castling
+                            .iter()
+                            .zip(&rules.spec.castling)
+                            .find(|(_, sp)| sp.right == ch)
+                        else {
+                            return Err(PositionError::syntax(
+                                "castling",
+                                col(s) + i,
+                                format!("unknown castling right '{ch}'"),
+                            ));
                         };
                         if pos.castling & c.0.bit != 0 {
-                            return Err(PositionError::syntax("castling", col(s) + i, format!("castling right '{ch}' repeated")));
+                            return Err(PositionError::syntax(
+                                "castling",
+                                col(s) + i,
+                                format!("castling right '{ch}' repeated"),
+                            ));
                         }
                         pos.castling |= c.0.bit;
                     }
                 }
-                None => return Err(PositionError::syntax("castling", end_col, "castling field missing")),
+                None => {
+                    return Err(PositionError::syntax(
+                        "castling",
+                        end_col,
+                        "castling field missing",
+                    ))
+                }
             }
             match rest.next() {
                 Some(&(_, "-")) => {}
                 Some(&(s, f)) => match topo.parse_square(f) {
                     Some(sq) if topo.exists(sq) => pos.ep = Some(sq),
-                    _ => return Err(PositionError::syntax("en passant", col(s), format!("{f:?} is not a cell"))),
+                    _ => {
+                        return Err(PositionError::syntax(
+                            "en passant",
+                            col(s),
+                            format!("{f:?} is not a cell"),
+                        ))
+                    }
                 },
-                None => return Err(PositionError::syntax("en passant", end_col, "en passant field missing")),
+                None => {
+                    return Err(PositionError::syntax(
+                        "en passant",
+                        end_col,
+                        "en passant field missing",
+                    ))
+                }
             }
         }
         let mut counter = |field: &'static str, default: u32| -> Result<u32, PositionError> {
             match rest.next() {
                 None => Ok(default),
                 Some(&(s, f)) => f.parse::<u32>().map_err(|_| {
-                    PositionError::syntax(field, col(s), format!("{f:?} is not a non-negative number"))
+                    PositionError::syntax(
+                        field,
+                        col(s),
+                        format!("{f:?} is not a non-negative number"),
+                    )
                 }),
             }
         };
         pos.halfmove = counter("halfmove", 0)?;
         pos.fullmove = counter("fullmove", 1)?;
         if pos.fullmove == 0 {
-            return Err(PositionError::syntax("fullmove", end_col, "move number must be at least 1"));
+            return Err(PositionError::syntax(
+                "fullmove",
+                end_col,
+                "move number must be at least 1",
+            ));
         }
         if let Some(&(s, extra)) = rest.next() {
-            return Err(PositionError::syntax("end", col(s), format!("unexpected extra field {extra:?}")));
+            return Err(PositionError::syntax(
+                "end",
+                col(s),
+                format!("unexpected extra field {extra:?}"),
+            ));
         }
         pos.validate()?;
         pos.hash = pos.compute_hash();
@@ -265,8 +338,16 @@ impl<V: Variant> Position<V> {
         }
         if let Some((pawn, _)) = &rules.double_step {
             for c in Color::ALL {
-                let back = if c == Color::White { 0 } else { topo.dims().1 as i8 - 1 };
-                if let Some(sq) = self.pieces(c, *pawn).squares().find(|&s| topo.coord(s).rank == back) {
+                let back = if c == Color::White {
+                    0
+                } else {
+                    topo.dims().1 as i8 - 1
+                };
+                if let Some(sq) = self
+                    .pieces(c, *pawn)
+                    .squares()
+                    .find(|&s| topo.coord(s).rank == back)
+                {
                     return Err(PositionError::Setup(format!(
                         "{} pawn on {}, its own first rank",
                         c.name(),
@@ -277,8 +358,16 @@ impl<V: Variant> Position<V> {
         }
         for (c, sp) in rules.castling.iter().zip(&rules.spec.castling) {
             if self.castling & c.bit != 0
-                && (self.piece_at(c.king_from) != Some(Piece { color: c.color, role: rules.king })
-                    || self.piece_at(c.rook_from) != Some(Piece { color: c.color, role: c.rook_role }))
+                && (self.piece_at(c.king_from)
+                    != Some(Piece {
+                        color: c.color,
+                        role: rules.king,
+                    })
+                    || self.piece_at(c.rook_from)
+                        != Some(Piece {
+                            color: c.color,
+                            role: c.rook_role,
+                        }))
             {
                 return Err(PositionError::Setup(format!(
                     "castling right '{}' but the King or Rook is not on its cell",
@@ -290,10 +379,18 @@ impl<V: Variant> Position<V> {
             let ok = rules.double_step.as_ref().is_some_and(|(pawn, _)| {
                 let victim = self.ep_victim(ep, them);
                 let rank_ok = topo.coord(ep).rank
-                    == if them == Color::White { 2 } else { topo.dims().1 as i8 - 3 };
+                    == if them == Color::White {
+                        2
+                    } else {
+                        topo.dims().1 as i8 - 3
+                    };
                 rank_ok
                     && self.piece_at(ep).is_none()
-                    && self.piece_at(victim) == Some(Piece { color: them, role: *pawn })
+                    && self.piece_at(victim)
+                        == Some(Piece {
+                            color: them,
+                            role: *pawn,
+                        })
             });
             if !ok {
                 return Err(PositionError::Setup(format!(
@@ -303,8 +400,8 @@ impl<V: Variant> Position<V> {
             }
             // Keep the cell only when a capture there is possible, as play_unchecked does.
             let (pawn, _) = rules.double_step.as_ref().expect("checked above");
-            let capturers =
-                rules.tables.leap_capturers_of(self.turn, *pawn, ep) & self.pieces(self.turn, *pawn);
+            let capturers = rules.tables.leap_capturers_of(self.turn, *pawn, ep)
+                & self.pieces(self.turn, *pawn);
             if capturers.is_empty() {
                 self.ep = None;
             }
@@ -322,7 +419,11 @@ impl<V: Variant> Position<V> {
             let mut empty = 0;
             for file in 0..files as i8 {
                 let sq = topo
-                    .square_at(crate::geometry::Coord { file, rank, level: 0 })
+                    .square_at(crate::geometry::Coord {
+                        file,
+                        rank,
+                        level: 0,
+                    })
                     .expect("inside the box");
                 let ch = if !topo.exists(sq) {
                     Some('*')

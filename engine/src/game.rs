@@ -1,7 +1,7 @@
 //! The interface every variant's position offers to perft, search and self-play.
 
-use crate::moves::{Move, MoveBuf};
 use crate::error::MoveError;
+use crate::moves::{Move, MoveBuf};
 use crate::{Color, Outcome, Termination};
 
 /// A position of some variant, as the generic tools see it. Implemented by the chess-family
@@ -54,7 +54,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Option<Move> {
         let mut moves = Self::Moves::default();
         self.legal_moves(&mut moves);
-        moves.as_ref().iter().copied().find(|&m| self.move_text(m) == text)
+        moves
+            .as_ref()
+            .iter()
+            .copied()
+            .find(|&m| self.move_text(m) == text)
     }
 
     /// Plays the move written `text`.
@@ -94,19 +98,30 @@ pub fn outcome<G: Game>(pos: &G, history: &[u64]) -> Option<Outcome> {
     pos.legal_moves(&mut moves);
     if moves.is_empty() {
         return Some(if pos.in_check() {
-            Outcome::Decisive { winner: !pos.turn(), reason: Termination::Checkmate }
+            Outcome::Decisive {
+                winner: !pos.turn(),
+                reason: Termination::Checkmate,
+            }
         } else {
-            Outcome::Draw { reason: Termination::Stalemate }
+            Outcome::Draw {
+                reason: Termination::Stalemate,
+            }
         });
     }
     if pos.insufficient_material() {
-        return Some(Outcome::Draw { reason: Termination::InsufficientMaterial });
+        return Some(Outcome::Draw {
+            reason: Termination::InsufficientMaterial,
+        });
     }
     if pos.halfmove_clock() >= pos.move_rule_plies() {
-        return Some(Outcome::Draw { reason: Termination::MoveRule });
+        return Some(Outcome::Draw {
+            reason: Termination::MoveRule,
+        });
     }
     if repetitions(pos, history) >= 2 {
-        return Some(Outcome::Draw { reason: Termination::Repetition });
+        return Some(Outcome::Draw {
+            reason: Termination::Repetition,
+        });
     }
     None
 }

@@ -45,7 +45,10 @@ impl<V: Variant> Position<V> {
             checkers |= t.leap_capturers_of(them, role, ksq) & self.pieces(them, role);
         }
         let mut block = V::Bb::EMPTY;
-        let mut pins = Pins { pinned: V::Bb::EMPTY, lines: ArrayVec::new() };
+        let mut pins = Pins {
+            pinned: V::Bb::EMPTY,
+            lines: ArrayVec::new(),
+        };
         for group in t.ride_groups(them) {
             let mut riders = V::Bb::EMPTY;
             for &r in &group.roles {
@@ -56,7 +59,9 @@ impl<V: Variant> Position<V> {
                 continue;
             }
             for &slot in &group.reverse {
-                let Some(b1) = t.first_blocker(slot, ksq, occ) else { continue };
+                let Some(b1) = t.first_blocker(slot, ksq, occ) else {
+                    continue;
+                };
                 if riders.contains(b1) {
                     checkers.insert(b1);
                     block |= t.ride(slot, ksq, occ) & !V::Bb::from_square(b1);
@@ -138,7 +143,11 @@ impl<V: Variant> Position<V> {
         if checkers.more_than_one() {
             return;
         }
-        let allowed = if checkers.any() { checkers | block } else { !ours };
+        let allowed = if checkers.any() {
+            checkers | block
+        } else {
+            !ours
+        };
 
         let promoting = rules.promoting;
         let mut choices: Option<ArrayVec<Role, 16>> = None;
@@ -191,7 +200,8 @@ impl<V: Variant> Position<V> {
             }
             if let Some(ep) = self.ep {
                 let victim = self.ep_victim(ep, them);
-                for from in (t.leap_capturers_of(us, *pawn, ep) & self.pieces(us, *pawn)).squares() {
+                for from in (t.leap_capturers_of(us, *pawn, ep) & self.pieces(us, *pawn)).squares()
+                {
                     let after = occ ^ V::Bb::from_square(from) ^ V::Bb::from_square(victim)
                         | V::Bb::from_square(ep);
                     if self.attackers(ksq, after, them).is_empty() {
@@ -202,11 +212,17 @@ impl<V: Variant> Position<V> {
         }
 
         if checkers.is_empty() {
-            for c in rules.castling.iter().filter(|c| c.color == us && self.castling & c.bit != 0) {
+            for c in rules
+                .castling
+                .iter()
+                .filter(|c| c.color == us && self.castling & c.bit != 0)
+            {
                 if c.king_from == ksq
                     && self.pieces(us, c.rook_role).contains(c.rook_from)
                     && (c.must_be_empty & occ).is_empty()
-                    && c.king_path.squares().all(|s| self.attackers(s, occ, them).is_empty())
+                    && c.king_path
+                        .squares()
+                        .all(|s| self.attackers(s, occ, them).is_empty())
                 {
                     out.push(Move::new(ksq, c.king_to, MoveKind::Castle, king_role));
                 }

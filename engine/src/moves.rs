@@ -138,7 +138,10 @@ mod tests {
         assert_eq!(std::mem::size_of::<Move>(), 4);
         for kind in MoveKind::ALL {
             let m = Move::new(Square(1023), Square(517), kind, Role(255));
-            assert_eq!((m.from(), m.to(), m.kind(), m.role()), (Square(1023), Square(517), kind, Role(255)));
+            assert_eq!(
+                (m.from(), m.to(), m.kind(), m.role()),
+                (Square(1023), Square(517), kind, Role(255))
+            );
             assert_eq!(Move::from_raw(m.raw()), m);
         }
     }

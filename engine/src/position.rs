@@ -268,10 +268,14 @@ impl<V: Variant> Position<V> {
                     MoveKind::DoubleStep => {
                         // The cell passed over becomes the en passant target, but only when
                         // an enemy pawn could capture there (so equal positions hash equally).
-                        let pawn = rules.double_step.as_ref().expect("variant has double steps").0;
+                        let pawn = rules
+                            .double_step
+                            .as_ref()
+                            .expect("variant has double steps")
+                            .0;
                         let passed = self.ep_passed(from, to);
-                        let capturers =
-                            rules.tables.leap_capturers_of(!us, pawn, passed) & self.pieces(!us, pawn);
+                        let capturers = rules.tables.leap_capturers_of(!us, pawn, passed)
+                            & self.pieces(!us, pawn);
                         if capturers.any() {
                             self.ep = Some(passed);
                             self.hash ^= z.ep(passed);
@@ -290,7 +294,11 @@ impl<V: Variant> Position<V> {
         }
         self.turn = !us;
         self.hash ^= z.side;
-        debug_assert_eq!(self.hash, self.compute_hash(), "incremental hash after {m:?}");
+        debug_assert_eq!(
+            self.hash,
+            self.compute_hash(),
+            "incremental hash after {m:?}"
+        );
     }
 
     /// The cell a double-stepping pawn passed over.

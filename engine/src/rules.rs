@@ -71,6 +71,9 @@ pub struct ClockRule {
     pub promotion_resets: bool,
 }
 
+/// Per cell: the (passed, destination) cells of a double step from there, if any.
+pub type DoubleSteps = Vec<Option<(Square, Square)>>;
+
 /// A chess-family variant as data.
 #[derive(Clone, Debug)]
 pub struct VariantSpec {
@@ -141,7 +144,7 @@ pub struct Rules<B> {
     pub king: Role,
     /// The role that double-steps, and per side and cell the (passed, destination) cells of
     /// its double step, if it may make one from there.
-    pub double_step: Option<(Role, [Vec<Option<(Square, Square)>>; 2])>,
+    pub double_step: Option<(Role, [DoubleSteps; 2])>,
     /// Roles that promote, as a bit set.
     pub promoting: u64,
     /// Promotion cells per side.
@@ -179,7 +182,10 @@ impl<B: Bitboard> Rules<B> {
         let set = |names: &[&str]| -> B {
             let mut b = B::EMPTY;
             for n in names {
-                b.insert(topo.parse_square(n).unwrap_or_else(|| panic!("no cell {n}")));
+                b.insert(
+                    topo.parse_square(n)
+                        .unwrap_or_else(|| panic!("no cell {n}")),
+                );
             }
             b
         };
@@ -187,11 +193,12 @@ impl<B: Bitboard> Rules<B> {
         for sq in topo.cells() {
             board.insert(sq);
         }
-        let royals: Vec<usize> =
-            (0..spec.pieces.len()).filter(|&i| spec.pieces[i].royal).collect();
+        let royals: Vec<usize> = (0..spec.pieces.len())
+            .filter(|&i| spec.pieces[i].royal)
+            .collect();
         assert_eq!(royals.len(), 1, "{}: exactly one royal piece", spec.name);
         let double_step = spec.double_step.map(|d| {
-            let steps = |color: Color| -> Vec<Option<(Square, Square)>> {
+            let steps = |color: Color| -> DoubleSteps {
                 let dy = if color == Color::White { 1 } else { -1 };
                 (0..topo.num_squares())
                     .map(|i| {
@@ -204,7 +211,10 @@ impl<B: Bitboard> Rules<B> {
                     })
                     .collect()
             };
-            (role_of(d.letter), [steps(Color::White), steps(Color::Black)])
+            (
+                role_of(d.letter),
+                [steps(Color::White), steps(Color::Black)],
+            )
         });
         let (promoting, promotion_zone, promotion_choices) = match &spec.promotion {
             Some(p) => (
@@ -225,7 +235,10 @@ impl<B: Bitboard> Rules<B> {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let sq = |n: &str| topo.parse_square(n).unwrap_or_else(|| panic!("no cell {n}"));
+                let sq = |n: &str| {
+                    topo.parse_square(n)
+                        .unwrap_or_else(|| panic!("no cell {n}"))
+                };
                 let (kf, kt, rf, rt) = (sq(c.king.0), sq(c.king.1), sq(c.rook.0), sq(c.rook.1));
                 let span = |a: Square, b: Square| -> B {
                     let (ca, cb) = (topo.coord(a), topo.coord(b));
@@ -255,7 +268,11 @@ impl<B: Bitboard> Rules<B> {
             })
             .collect();
         assert!(castling.len() <= 4, "at most four castling moves");
-        let clock_resetters = spec.clock.reset_by.iter().fold(0u64, |m, &c| m | 1 << role_of(c).0);
+        let clock_resetters = spec
+            .clock
+            .reset_by
+            .iter()
+            .fold(0u64, |m, &c| m | 1 << role_of(c).0);
         let seed = spec.name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
         });
@@ -280,7 +297,11 @@ impl<B: Bitboard> Rules<B> {
     /// The role with FEN letter `c` (either case).
     pub fn role_of_letter(&self, c: char) -> Option<Role> {
         let up = c.to_ascii_uppercase();
-        self.spec.pieces.iter().position(|p| p.letter == up).map(|i| Role(i as u8))
+        self.spec
+            .pieces
+            .iter()
+            .position(|p| p.letter == up)
+            .map(|i| Role(i as u8))
     }
 
     /// The FEN letter of a piece.

@@ -96,8 +96,15 @@ impl Piece {
             return None;
         }
         let c = code - 1;
-        let color = if c & 1 == 0 { Color::White } else { Color::Black };
-        Some(Piece { color, role: Role(c >> 1) })
+        let color = if c & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece {
+            color,
+            role: Role(c >> 1),
+        })
     }
 }
 
@@ -176,7 +183,10 @@ mod tests {
     fn piece_codes_round_trip_and_avoid_zero() {
         for role in 0..100u8 {
             for color in Color::ALL {
-                let p = Piece { color, role: Role(role) };
+                let p = Piece {
+                    color,
+                    role: Role(role),
+                };
                 assert_ne!(p.code(), 0);
                 assert_eq!(Piece::from_code(p.code()), Some(p));
             }

@@ -38,7 +38,13 @@ impl Zobrist {
             *c = rng.next();
         }
         let ep = (0..nsq).map(|_| rng.next()).collect();
-        Zobrist { nsq, pieces, side, castling, ep }
+        Zobrist {
+            nsq,
+            pieces,
+            side,
+            castling,
+            ep,
+        }
     }
 
     /// Key of a piece code on a cell.

@@ -62,8 +62,16 @@ fn random_playouts_agree_with_shakmaty() {
             let sm_fen = Fen::from_position(theirs.clone(), EnPassantMode::PseudoLegal).to_string();
             assert_eq!(fen, sm_fen, "game {game}: positions diverged");
             let moves = our_moves(&ours);
-            assert_eq!(moves, sm_moves(&theirs), "game {game}: moves differ in {fen}");
-            assert_eq!(ours.is_check(), theirs.is_check(), "game {game}: check differs in {fen}");
+            assert_eq!(
+                moves,
+                sm_moves(&theirs),
+                "game {game}: moves differ in {fen}"
+            );
+            assert_eq!(
+                ours.is_check(),
+                theirs.is_check(),
+                "game {game}: check differs in {fen}"
+            );
             if moves.is_empty() {
                 break;
             }

@@ -4,7 +4,7 @@
 //! `VARIANTLAB_PERFT_LIMIT` to raise or lower it.
 
 use variantlab_engine::perft::perft;
-use variantlab_engine::{with_variant, Game, VariantKind};
+use variantlab_engine::{with_variant, VariantKind};
 
 struct Case {
     id: String,
@@ -14,7 +14,10 @@ struct Case {
 }
 
 fn read_suite(variant: &str) -> Vec<Case> {
-    let path = format!("{}/../data/perft/{variant}.perft", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../data/perft/{variant}.perft",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut cases = Vec::new();
     let (mut id, mut fen) = (String::new(), String::new());
@@ -34,7 +37,12 @@ fn read_suite(variant: &str) -> Vec<Case> {
                 let (Some(depth), Some(nodes)) = (depth, nodes) else {
                     panic!("{path}:{}: bad perft line", n + 1)
                 };
-                cases.push(Case { id: id.clone(), fen: fen.clone(), depth, nodes });
+                cases.push(Case {
+                    id: id.clone(),
+                    fen: fen.clone(),
+                    depth,
+                    nodes,
+                });
             }
             _ => panic!("{path}:{}: unknown key {key}", n + 1),
         }
@@ -44,7 +52,10 @@ fn read_suite(variant: &str) -> Vec<Case> {
 }
 
 fn node_limit() -> u64 {
-    std::env::var("VARIANTLAB_PERFT_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000_000)
+    std::env::var("VARIANTLAB_PERFT_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000_000)
 }
 
 fn run_suite(variant: &str) {
@@ -59,7 +70,11 @@ fn run_suite(variant: &str) {
             let pos = G::from_text(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id));
             perft(&pos, case.depth)
         });
-        assert_eq!(got, case.nodes, "{variant} {} depth {}", case.id, case.depth);
+        assert_eq!(
+            got, case.nodes,
+            "{variant} {} depth {}",
+            case.id, case.depth
+        );
         ran += 1;
     }
     assert!(ran > 0);

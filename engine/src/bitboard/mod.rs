@@ -214,7 +214,13 @@ mod tests {
     use super::*;
 
     fn exercise<B: Bitboard>() {
-        let cells = [0u16, 1, 63, (B::CAPACITY - 1) as u16, (B::CAPACITY / 2) as u16];
+        let cells = [
+            0u16,
+            1,
+            63,
+            (B::CAPACITY - 1) as u16,
+            (B::CAPACITY / 2) as u16,
+        ];
         let mut b = B::EMPTY;
         for &c in &cells {
             b.insert(Square(c));

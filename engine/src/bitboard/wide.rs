@@ -16,14 +16,14 @@ impl<const W: usize> Default for BbWide<W> {
 }
 
 macro_rules! wide_op {
-    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt, $aop:tt) => {
         impl<const W: usize> $tr for BbWide<W> {
             type Output = Self;
             #[inline]
             fn $f(self, o: Self) -> Self {
                 let mut r = self.0;
                 for (a, b) in r.iter_mut().zip(o.0) {
-                    *a = *a $op b;
+                    *a $aop b;
                 }
                 BbWide(r)
             }
@@ -32,15 +32,15 @@ macro_rules! wide_op {
             #[inline]
             fn $af(&mut self, o: Self) {
                 for (a, b) in self.0.iter_mut().zip(o.0) {
-                    *a = *a $op b;
+                    *a $aop b;
                 }
             }
         }
     };
 }
-wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &, &=);
+wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |, |=);
+wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^, ^=);
 
 impl<const W: usize> Not for BbWide<W> {
     type Output = Self;

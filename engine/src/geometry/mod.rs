@@ -60,7 +60,13 @@ impl Topology {
     /// A full box of `files` x `ranks` x `levels` cells.
     pub fn boxed(files: u8, ranks: u8, levels: u8) -> Topology {
         let n = files as usize * ranks as usize * levels as usize;
-        Topology { files, ranks, levels, exists: bitvec![1; n], rule: StepRule::Free }
+        Topology {
+            files,
+            ranks,
+            levels,
+            exists: bitvec![1; n],
+            rule: StepRule::Free,
+        }
     }
 
     /// Removes the cells whose names are given (holes keep their numbers, as in a padded
@@ -70,7 +76,9 @@ impl Topology {
     /// On a name that is not a cell of the box: shapes are program data, not user input.
     pub fn without(mut self, names: &[&str]) -> Topology {
         for name in names {
-            let sq = self.parse_square(name).unwrap_or_else(|| panic!("no cell {name}"));
+            let sq = self
+                .parse_square(name)
+                .unwrap_or_else(|| panic!("no cell {name}"));
             self.exists.set(sq.index(), false);
         }
         self
@@ -142,9 +150,7 @@ impl Topology {
         }
         match &self.rule {
             StepRule::Free => true,
-            StepRule::SameRegion(regions) => {
-                regions.iter().any(|r| r[a.index()] && r[b.index()])
-            }
+            StepRule::SameRegion(regions) => regions.iter().any(|r| r[a.index()] && r[b.index()]),
         }
     }
 
@@ -214,7 +220,11 @@ impl Topology {
         if rank < 1 {
             return None;
         }
-        self.square_at(Coord { file: f as i8 - b'a' as i8, rank: rank - 1, level })
+        self.square_at(Coord {
+            file: f as i8 - b'a' as i8,
+            rank: rank - 1,
+            level,
+        })
     }
 
     /// A set of cells given by name, as a region for [`StepRule::SameRegion`].
@@ -224,7 +234,9 @@ impl Topology {
     pub fn region(&self, names: &[&str]) -> BitVec {
         let mut r = bitvec![0; self.num_squares()];
         for name in names {
-            let sq = self.parse_square(name).unwrap_or_else(|| panic!("no cell {name}"));
+            let sq = self
+                .parse_square(name)
+                .unwrap_or_else(|| panic!("no cell {name}"));
             r.set(sq.index(), true);
         }
         r
@@ -235,7 +247,11 @@ impl Topology {
         let mut r = bitvec![0; self.num_squares()];
         for rank in r0..=r1 {
             for file in f0..=f1 {
-                if let Some(sq) = self.square_at(Coord { file, rank, level: 0 }) {
+                if let Some(sq) = self.square_at(Coord {
+                    file,
+                    rank,
+                    level: 0,
+                }) {
                     r.set(sq.index(), true);
                 }
             }

@@ -151,7 +151,9 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
         }
         if i > digits_start {
             let digits: String = chars[digits_start..i].iter().collect();
-            range = digits.parse().map_err(|_| err(digits_start + 1, "range too large"))?;
+            range = digits
+                .parse()
+                .map_err(|_| err(digits_start + 1, "range too large"))?;
         }
         let tokens = direction_tokens(&dirs);
         let before = atoms.len();
@@ -160,7 +162,11 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
             for (x, y) in symmetric(dx, dy) {
                 if tokens.is_empty() || tokens.iter().any(|t| in_direction(t, x, y)) {
                     let vector: Vector = [x, y, 0];
-                    atoms.push(Atom { vector, range, modality });
+                    atoms.push(Atom {
+                        vector,
+                        range,
+                        modality,
+                    });
                 }
             }
         }
@@ -193,14 +199,24 @@ mod tests {
         assert_eq!(parse("Q").unwrap().len(), 8);
         assert!(parse("Q").unwrap().iter().all(|a| a.range == 0));
         assert_eq!(parse("RF").unwrap().len(), 8);
-        assert_eq!(parse("NN").unwrap().iter().filter(|a| a.range == 0).count(), 8);
+        assert_eq!(
+            parse("NN").unwrap().iter().filter(|a| a.range == 0).count(),
+            8
+        );
         assert_eq!(parse("R4").unwrap()[0].range, 4);
     }
 
     #[test]
     fn pawn_directions() {
         use Modality::*;
-        assert_eq!(vectors("fmWfcF"), vec![(-1, 1, 1, CaptureOnly), (0, 1, 1, MoveOnly), (1, 1, 1, CaptureOnly)]);
+        assert_eq!(
+            vectors("fmWfcF"),
+            vec![
+                (-1, 1, 1, CaptureOnly),
+                (0, 1, 1, MoveOnly),
+                (1, 1, 1, CaptureOnly)
+            ]
+        );
         assert_eq!(vectors("ffN"), vec![(-1, 2, 1, Both), (1, 2, 1, Both)]);
         assert_eq!(vectors("frF"), vec![(1, 1, 1, Both)]);
         assert_eq!(vectors("sW"), vec![(-1, 0, 1, Both), (1, 0, 1, Both)]);

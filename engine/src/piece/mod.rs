@@ -69,6 +69,9 @@ pub struct Atom {
 impl Atom {
     /// The atom as seen by `black`: forward is down the ranks, so the rank part flips.
     pub fn for_black(self) -> Atom {
-        Atom { vector: [self.vector[0], -self.vector[1], self.vector[2]], ..self }
+        Atom {
+            vector: [self.vector[0], -self.vector[1], self.vector[2]],
+            ..self
+        }
     }
 }

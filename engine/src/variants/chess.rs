@@ -5,7 +5,9 @@ use crate::bitboard::{Bb64, Bitboard};
 use crate::geometry::Topology;
 use crate::piece::PieceSpec;
 use crate::position::{Position, Variant};
-use crate::rules::{CastlingSpec, ClockRule, DoubleStep, FenStyle, PromotionRule, Rules, VariantSpec};
+use crate::rules::{
+    CastlingSpec, ClockRule, DoubleStep, FenStyle, PromotionRule, Rules, VariantSpec,
+};
 use crate::Color;
 use std::sync::OnceLock;
 
@@ -15,16 +17,58 @@ pub struct Chess;
 
 /// The FIDE pieces; values are the usual centipawn figures.
 const PIECES: [PieceSpec; 6] = [
-    PieceSpec { name: "pawn", letter: 'P', betza: "fmWfcF", royal: false, value: 100 },
-    PieceSpec { name: "knight", letter: 'N', betza: "N", royal: false, value: 305 },
-    PieceSpec { name: "bishop", letter: 'B', betza: "B", royal: false, value: 333 },
-    PieceSpec { name: "rook", letter: 'R', betza: "R", royal: false, value: 563 },
-    PieceSpec { name: "queen", letter: 'Q', betza: "Q", royal: false, value: 950 },
-    PieceSpec { name: "king", letter: 'K', betza: "K", royal: true, value: 0 },
+    PieceSpec {
+        name: "pawn",
+        letter: 'P',
+        betza: "fmWfcF",
+        royal: false,
+        value: 100,
+    },
+    PieceSpec {
+        name: "knight",
+        letter: 'N',
+        betza: "N",
+        royal: false,
+        value: 305,
+    },
+    PieceSpec {
+        name: "bishop",
+        letter: 'B',
+        betza: "B",
+        royal: false,
+        value: 333,
+    },
+    PieceSpec {
+        name: "rook",
+        letter: 'R',
+        betza: "R",
+        royal: false,
+        value: 563,
+    },
+    PieceSpec {
+        name: "queen",
+        letter: 'Q',
+        betza: "Q",
+        royal: false,
+        value: 950,
+    },
+    PieceSpec {
+        name: "king",
+        letter: 'K',
+        betza: "K",
+        royal: true,
+        value: 0,
+    },
 ];
 
 fn spec() -> VariantSpec {
-    let castle = |right, color, king, rook| CastlingSpec { right, color, king, rook, rook_letter: 'R' };
+    let castle = |right, color, king, rook| CastlingSpec {
+        right,
+        color,
+        king,
+        rook,
+        rook_letter: 'R',
+    };
     VariantSpec {
         name: "chess",
         title: "Chess",
@@ -33,7 +77,10 @@ fn spec() -> VariantSpec {
         pieces: PIECES.to_vec(),
         start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         fen_style: FenStyle::Chess,
-        double_step: Some(DoubleStep { letter: 'P', ranks: [1, 6] }),
+        double_step: Some(DoubleStep {
+            letter: 'P',
+            ranks: [1, 6],
+        }),
         promotion: Some(PromotionRule {
             pieces: &['P'],
             zone: [
@@ -50,7 +97,10 @@ fn spec() -> VariantSpec {
             castle('k', Color::Black, ("e8", "g8"), ("h8", "f8")),
             castle('q', Color::Black, ("e8", "c8"), ("a8", "d8")),
         ],
-        clock: ClockRule { reset_by: &['P'], promotion_resets: true },
+        clock: ClockRule {
+            reset_by: &['P'],
+            promotion_resets: true,
+        },
         insufficient_material: true,
         notes: &["nothing reconstructed: FIDE rules"],
     }

@@ -27,12 +27,48 @@ pub struct Dream46;
 /// The pieces of the rules file's table; values are starting estimates for the search
 /// (Chatelaine ≈ Rook + Ferz, Primate ≈ Bishop + Wazir, Steward ≈ a Pawn that moves back).
 const PIECES: [PieceSpec; 6] = [
-    PieceSpec { name: "steward", letter: 'S', betza: "mWcF", royal: false, value: 100 },
-    PieceSpec { name: "knight", letter: 'N', betza: "N", royal: false, value: 280 },
-    PieceSpec { name: "primate", letter: 'P', betza: "BW", royal: false, value: 450 },
-    PieceSpec { name: "chatelaine", letter: 'C', betza: "RF", royal: false, value: 650 },
-    PieceSpec { name: "queen", letter: 'Q', betza: "Q", royal: false, value: 850 },
-    PieceSpec { name: "king", letter: 'K', betza: "K", royal: true, value: 0 },
+    PieceSpec {
+        name: "steward",
+        letter: 'S',
+        betza: "mWcF",
+        royal: false,
+        value: 100,
+    },
+    PieceSpec {
+        name: "knight",
+        letter: 'N',
+        betza: "N",
+        royal: false,
+        value: 280,
+    },
+    PieceSpec {
+        name: "primate",
+        letter: 'P',
+        betza: "BW",
+        royal: false,
+        value: 450,
+    },
+    PieceSpec {
+        name: "chatelaine",
+        letter: 'C',
+        betza: "RF",
+        royal: false,
+        value: 650,
+    },
+    PieceSpec {
+        name: "queen",
+        letter: 'Q',
+        betza: "Q",
+        royal: false,
+        value: 850,
+    },
+    PieceSpec {
+        name: "king",
+        letter: 'K',
+        betza: "K",
+        royal: true,
+        value: 0,
+    },
 ];
 
 fn spec() -> VariantSpec {

@@ -59,7 +59,9 @@ impl VariantKind {
             .iter()
             .copied()
             .find(|v| v.name() == name)
-            .ok_or_else(|| UnknownVariant { name: name.to_string() })
+            .ok_or_else(|| UnknownVariant {
+                name: name.to_string(),
+            })
     }
 }
 

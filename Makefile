@@ -1,0 +1,34 @@
+# variantlab: every target has a '## description'; `make help` lists them.
+CARGO ?= cargo
+BIN := target/release/variantlab
+
+.PHONY: help run test build bench bench-compare perft fmt lint
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+build: ## Build the variantlab command (release)
+	$(CARGO) build --release -p variantlab-selfplay
+
+run: build ## The default job: perft on the start position of every implemented variant
+	$(BIN) perft-all --depth 5
+
+test: ## Format check, clippy, and the whole test suite (optimised)
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) test --workspace --release
+
+bench: ## Criterion benchmarks (perft, move generation, bitboards)
+	$(CARGO) bench -p variantlab-bench
+
+bench-compare: ## Criterion benchmarks against the saved baseline 'main'
+	$(CARGO) bench -p variantlab-bench -- --baseline main
+
+perft: build ## Perft of one variant: make perft VARIANT=chess DEPTH=5
+	$(BIN) perft --variant $(or $(VARIANT),chess) --depth $(or $(DEPTH),5)
+
+fmt: ## Format the code
+	$(CARGO) fmt --all
+
+lint: ## Clippy with warnings as errors
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
