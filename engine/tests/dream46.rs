@@ -13,14 +13,21 @@ fn pos(fen: &str) -> Position<Dream46> {
 fn moves_from(p: &Position<Dream46>, from: &str) -> BTreeSet<String> {
     let mut list = Default::default();
     p.legal_moves(&mut list);
-    list.iter().map(|&m| p.move_text(m)).filter(|t| t.starts_with(from)).collect()
+    list.iter()
+        .map(|&m| p.move_text(m))
+        .filter(|t| t.starts_with(from))
+        .collect()
 }
 
 /// Destinations of the moves from `from`, ignoring promotion suffixes.
 fn targets(p: &Position<Dream46>, from: &str) -> BTreeSet<String> {
     moves_from(p, from)
         .into_iter()
-        .map(|t| t[from.len()..].trim_end_matches(['q', 'c', 'p', 'n']).to_string())
+        .map(|t| {
+            t[from.len()..]
+                .trim_end_matches(['q', 'c', 'p', 'n'])
+                .to_string()
+        })
         .collect()
 }
 
@@ -37,7 +44,10 @@ fn d1_knight_forbidden_leap() {
 #[test]
 fn d2_queen_at_the_a_side_notch() {
     let p = pos("***4k/***5/***5/2Q5/8/5***/5***/K4*** w");
-    assert_eq!(targets(&p, "c5"), set("a3 a5 b4 b5 c1 c2 c3 c4 d4 d5 e3 e5 f5 g5 h5"));
+    assert_eq!(
+        targets(&p, "c5"),
+        set("a3 a5 b4 b5 c1 c2 c3 c4 d4 d5 e3 e5 f5 g5 h5")
+    );
 }
 
 #[test]
@@ -133,7 +143,13 @@ fn d10_initial_position() {
         .map(|m| {
             m.bytes()
                 .enumerate()
-                .map(|(i, b)| if i % 2 == 0 { rotate(b, b'a', b'h') } else { rotate(b, b'1', b'8') })
+                .map(|(i, b)| {
+                    if i % 2 == 0 {
+                        rotate(b, b'a', b'h')
+                    } else {
+                        rotate(b, b'1', b'8')
+                    }
+                })
                 .collect()
         })
         .collect();
@@ -148,5 +164,8 @@ fn queen_exchange_on_the_long_diagonal() {
     p.play_text("b2g7").unwrap();
     assert!(p.in_check());
     p.play_text("h8g7").unwrap();
-    assert_eq!(p.to_text(), "***scnp1/***ssskp/***3sn/SS4sc/CS4ss/NS3***/P1SSS***/KPNCS*** w 0 2");
+    assert_eq!(
+        p.to_text(),
+        "***scnp1/***ssskp/***3sn/SS4sc/CS4ss/NS3***/P1SSS***/KPNCS*** w 0 2"
+    );
 }

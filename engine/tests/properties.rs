@@ -1,0 +1,116 @@
+//! Properties that must hold at every ply of random playouts in every variant: legal moves
+//! never leave the mover's King attacked, the incremental hash equals a full recomputation,
+//! the position text round-trips, and every move's text parses back to the same move.
+
+use variantlab_engine::game::outcome;
+use variantlab_engine::position::{Position, Variant};
+use variantlab_engine::variants::{Chess, Dream46};
+use variantlab_engine::zobrist::SplitMix64;
+use variantlab_engine::Game;
+
+fn playouts<V: Variant>(games: usize, seed: u64) -> usize {
+    let mut rng = SplitMix64(seed);
+    let mut plies = 0;
+    for _ in 0..games {
+        let mut pos = Position::<V>::start();
+        let mut history = Vec::new();
+        for _ in 0..400 {
+            assert_eq!(pos.zobrist(), pos.compute_hash());
+            let text = pos.to_text();
+            let back = Position::<V>::from_text(&text).unwrap();
+            assert_eq!(back.to_text(), text);
+            assert_eq!(back.zobrist(), pos.zobrist(), "{text}");
+            let mut list = Default::default();
+            pos.legal_moves(&mut list);
+            for &m in list.iter() {
+                assert_eq!(pos.parse_move(&pos.move_text(m)), Some(m), "{text}");
+                let mut child = pos;
+                child.play_unchecked(m);
+                let k = child.king(pos.turn()).unwrap();
+                assert!(
+                    !child.is_attacked(k, child.turn()),
+                    "{text}: {} leaves the King attacked",
+                    pos.move_text(m)
+                );
+            }
+            if outcome(&pos, &history).is_some() {
+                break;
+            }
+            history.push(pos.zobrist());
+            let m = list[(rng.next() % list.len() as u64) as usize];
+            pos.play_unchecked(m);
+            plies += 1;
+        }
+    }
+    plies
+}
+
+#[test]
+fn chess_playouts_keep_invariants() {
+    assert!(playouts::<Chess>(60, 1) > 3000);
+}
+
+#[test]
+fn dream46_playouts_keep_invariants() {
+    assert!(playouts::<Dream46>(60, 2) > 3000);
+}
+
+#[test]
+fn fools_mate_is_checkmate_and_bare_kings_are_dead() {
+    use variantlab_engine::{Color, Outcome, Termination};
+    let mut p = Position::<Chess>::start();
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        p.play_text(m).unwrap();
+    }
+    assert_eq!(
+        outcome(&p, &[]),
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: Termination::Checkmate
+        })
+    );
+    let bare = Position::<Chess>::from_text("8/8/4k3/8/8/3K4/8/8 w - - 0 1").unwrap();
+    assert_eq!(
+        outcome(&bare, &[]),
+        Some(Outcome::Draw {
+            reason: Termination::InsufficientMaterial
+        })
+    );
+    let stale = Position::<Chess>::from_text("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert_eq!(
+        outcome(&stale, &[]),
+        Some(Outcome::Draw {
+            reason: Termination::Stalemate
+        })
+    );
+}
+
+#[test]
+fn threefold_repetition_and_move_rule() {
+    use variantlab_engine::{Outcome, Termination};
+    let mut p = Position::<Dream46>::start();
+    let mut history = Vec::new();
+    let shuffle = ["c1d3", "f8e6", "d3c1", "e6f8"];
+    for (i, m) in shuffle.iter().cycle().take(8).enumerate() {
+        assert_eq!(outcome(&p, &history), None, "ply {i}");
+        history.push(p.zobrist());
+        p.play_text(m).unwrap();
+    }
+    assert_eq!(
+        outcome(&p, &history),
+        Some(Outcome::Draw {
+            reason: Termination::Repetition
+        })
+    );
+    // Steward moves do not reset the Dream Chess 46 clock; captures do.
+    let mut q =
+        Position::<Dream46>::from_text("***4k/***5/***5/8/8/5***/2S2***/K4*** w 99 80").unwrap();
+    q.play_text("c2c3").unwrap();
+    assert_eq!(q.halfmove(), 100);
+    assert_eq!(
+        outcome(&q, &[]),
+        Some(Outcome::Draw {
+            reason: Termination::MoveRule
+        })
+    );
+}

@@ -1,0 +1,107 @@
+//! The `variantlab` command end to end: outputs, and clear errors on bad input.
+
+use std::process::{Command, Output};
+
+fn variantlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_json_reports_nodes() {
+    let o = variantlab(&["perft", "--variant", "chess", "--depth", "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["nodes"], 8902);
+    assert_eq!(v["variant"], "chess");
+    assert_eq!(v["depth"], 3);
+    assert!(v["seconds"].is_number() && v["nps"].is_number());
+}
+
+#[test]
+fn perft_divide_sums_to_the_total() {
+    let o = variantlab(&[
+        "perft",
+        "--variant",
+        "dream-chess-46",
+        "--depth",
+        "2",
+        "--divide",
+    ]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 14, "13 root moves and a total: {out}");
+    let sum: u64 = lines[..13]
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert!(lines[13].contains(&format!("= {sum}")), "{out}");
+}
+
+#[test]
+fn perft_from_a_position() {
+    let o = variantlab(&[
+        "perft",
+        "--variant",
+        "dream-chess-46",
+        "--depth",
+        "1",
+        "--json",
+        "--position",
+        "***4k/***5/***5/8/2N5/5***/5***/K4*** w",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // Knight: 6 moves; King a1: a2 b1 b2.
+    assert_eq!(v["nodes"], 9);
+}
+
+#[test]
+fn variants_lists_reconstructions() {
+    let o = variantlab(&["variants"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("dream-chess-46") && out.contains("46 cells") && out.contains("[R] setup")
+    );
+    let o = variantlab(&["variants", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[1]["cells"], 46);
+}
+
+#[test]
+fn bad_input_gets_clear_errors() {
+    let o = variantlab(&["perft", "--variant", "shogi", "--depth", "2"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("unknown variant \"shogi\"; known variants: chess, dream-chess-46"));
+
+    let o = variantlab(&["perft", "--variant", "chess", "--depth", "0"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--depth must be between 1 and 20"));
+
+    let o = variantlab(&["perft", "--variant", "chess", "--depth", "two"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("invalid value 'two'"));
+
+    let o = variantlab(&[
+        "perft",
+        "--variant",
+        "dream-chess-46",
+        "--depth",
+        "2",
+        "--position",
+        "***4k/***5 w",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("2 ranks given, the board has 8"),
+        "{}",
+        stderr(&o)
+    );
+}
