@@ -45,6 +45,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn variant_outcome(&self) -> Option<Outcome> {
         None
     }
+    /// The kinds of material the evaluation and statistics count, with default values in
+    /// centipawns, in a fixed order. For most variants these are the pieces; a variant whose
+    /// pieces are built from parts (Extreme 2D's discs) may count the parts instead.
+    fn material_kinds(&self) -> Vec<(&'static str, i32)>;
+    /// How much of each material kind each side has (White first), in the order of
+    /// [`Game::material_kinds`]; pieces in hand count too.
+    fn material(&self) -> Material;
+    /// Whether a move changes material (a capture, a promotion, a drop): the moves the
+    /// quiescence search looks at.
+    fn is_tactical(&self, m: Move) -> bool;
+    /// Ordering score of a tactical move: most valuable victim first, least valuable attacker
+    /// next (`16 * victim - attacker`, plus any promotion gain), with `values` indexed like
+    /// [`Game::material_kinds`].
+    fn tactical_order(&self, m: Move, values: &[i32]) -> i32;
+    /// Positional score in centipawns from the side to move's point of view (mobility,
+    /// centralisation): a few cheap, documented terms on top of material.
+    fn positional(&self) -> i32 {
+        0
+    }
     /// The position in the variant's text format.
     fn to_text(&self) -> String;
     /// A move in the variant's coordinate notation.
@@ -86,6 +105,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         }
     }
 }
+
+/// Most material kinds any variant counts.
+pub const MAX_KINDS: usize = 32;
+
+/// Material per side (White first), per kind.
+pub type Material = [[u16; MAX_KINDS]; 2];
 
 /// The result of the game at `pos`, given the hashes of earlier positions of the game (oldest
 /// first, not including `pos`). Checkmate and stalemate come first, then the variant's own

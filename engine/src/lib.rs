@@ -15,6 +15,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod error;
+pub mod eval;
 mod fen;
 pub mod game;
 pub mod geometry;

@@ -6,7 +6,8 @@
 pub mod chess;
 pub mod dream46;
 
-use crate::game::Game;
+use crate::bitboard::Bitboard;
+use crate::game::{Game, Material, MAX_KINDS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Variant};
 use crate::rules::VariantSpec;
@@ -128,6 +129,51 @@ impl<V: Variant> Game for Position<V> {
     }
     fn variant_outcome(&self) -> Option<Outcome> {
         None
+    }
+    fn material_kinds(&self) -> Vec<(&'static str, i32)> {
+        V::rules()
+            .spec
+            .pieces
+            .iter()
+            .map(|p| (p.name, p.value))
+            .collect()
+    }
+    #[inline]
+    fn material(&self) -> Material {
+        let mut m = [[0; MAX_KINDS]; 2];
+        for c in Color::ALL {
+            for (r, count) in m[c.index()]
+                .iter_mut()
+                .enumerate()
+                .take(V::rules().spec.pieces.len())
+            {
+                *count = self.pieces(c, crate::Role(r as u8)).count() as u16;
+            }
+        }
+        m
+    }
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        self.piece_at(m.to()).is_some()
+            || matches!(m.kind(), MoveKind::Promotion | MoveKind::EnPassant)
+    }
+    #[inline]
+    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
+        let value = |r: crate::Role| values.get(r.index()).copied().unwrap_or(0);
+        let attacker = self.piece_at(m.from()).map_or(0, |p| value(p.role));
+        let victim = match m.kind() {
+            MoveKind::EnPassant => attacker,
+            _ => self.piece_at(m.to()).map_or(0, |p| value(p.role)),
+        };
+        let promotion = if m.kind() == MoveKind::Promotion {
+            value(m.role()) - attacker
+        } else {
+            0
+        };
+        16 * victim - attacker + promotion
+    }
+    fn positional(&self) -> i32 {
+        crate::eval::positional(self)
     }
     fn to_text(&self) -> String {
         Position::to_text(self)
