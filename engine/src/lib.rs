@@ -25,6 +25,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod rules;
+pub mod search;
 mod types;
 pub mod variants;
 pub mod zobrist;

@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::time::Instant;
 use variantlab_engine::perft::{divide, perft};
+use variantlab_engine::search::{Limits, SearchConfig, Searcher};
 use variantlab_engine::{with_variant, Game, VariantKind};
 
 /// Self-play, statistics and move-generation tools for chess variants.
@@ -40,6 +41,40 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Search a position and print the best move, score, depth, nodes, nps and PV.
+    Search {
+        /// Variant name (see `variantlab variants`).
+        #[arg(long)]
+        variant: String,
+        /// Position in the variant's text format (default: the start position).
+        #[arg(long)]
+        position: Option<String>,
+        /// Node budget (reproducible).
+        #[arg(long, group = "limit")]
+        nodes: Option<u64>,
+        /// Fixed depth in plies (1 to 100).
+        #[arg(long, group = "limit")]
+        depth: Option<u32>,
+        /// Time per move in milliseconds (not reproducible).
+        #[arg(long, group = "limit")]
+        movetime: Option<u64>,
+        /// Transposition table size in MiB (0 disables it).
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Piece values overriding the defaults: `name=centipawns,...`, or `@FILE` with one
+        /// `name=centipawns` per line.
+        #[arg(long)]
+        values: Option<String>,
+        /// Root randomisation in centipawns (0 = off).
+        #[arg(long, default_value_t = 0)]
+        randomize: i32,
+        /// Seed for the root randomisation.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run perft on the start position of every variant (the default job until self-play).
     PerftAll {
         /// Depth for every variant.
@@ -60,6 +95,43 @@ pub fn run() -> Result<()> {
             divide,
             json,
         } => perft_cmd(&variant, depth, position.as_deref(), divide, json),
+        Command::Search {
+            variant,
+            position,
+            nodes,
+            depth,
+            movetime,
+            hash,
+            values,
+            randomize,
+            seed,
+            json,
+        } => {
+            let limits = match (nodes, depth, movetime) {
+                (Some(n), _, _) if n > 0 => Limits::nodes(n),
+                (_, Some(d), _) if (1..=100).contains(&d) => Limits::depth(d),
+                (_, _, Some(ms)) if ms > 0 => Limits::movetime(ms),
+                (None, None, None) => {
+                    bail!("give one limit: --nodes N, --depth D or --movetime MS")
+                }
+                _ => bail!("--nodes and --movetime must be positive, --depth between 1 and 100"),
+            };
+            let config = SearchConfig {
+                values: Vec::new(),
+                hash_mib: hash,
+                positional: true,
+                randomize,
+                seed,
+            };
+            search_cmd(
+                &variant,
+                position.as_deref(),
+                limits,
+                config,
+                values.as_deref(),
+                json,
+            )
+        }
         Command::PerftAll { depth } => {
             for kind in VariantKind::ALL {
                 perft_cmd(kind.name(), depth, None, false, false)?;
@@ -146,6 +218,99 @@ fn perft_cmd(name: &str, depth: u32, position: Option<&str>, div: bool, json: bo
             );
         } else {
             println!("{name} perft({depth}) = {nodes}  ({secs:.3} s, {:.1} M nodes/s)", nps / 1e6);
+        }
+    });
+    Ok(())
+}
+
+/// Reads piece values: `name=cp,...` or `@FILE` with one `name=cp` per line; every name must
+/// be one of the variant's material kinds.
+pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<i32>> {
+    let text = match spec.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("reading piece values from {path}"))?,
+        None => spec.replace(',', "\n"),
+    };
+    let mut values: Vec<i32> = kinds.iter().map(|k| k.1).collect();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((name, value)) = line.split_once('=') else {
+            bail!(
+                "piece values, entry {}: {line:?} is not name=centipawns",
+                n + 1
+            );
+        };
+        let Some(i) = kinds.iter().position(|k| k.0 == name.trim()) else {
+            let known: Vec<&str> = kinds.iter().map(|k| k.0).collect();
+            bail!(
+                "piece values, entry {}: unknown piece {:?}; known: {}",
+                n + 1,
+                name.trim(),
+                known.join(", ")
+            );
+        };
+        values[i] = value.trim().parse().with_context(|| {
+            format!(
+                "piece values, entry {}: {:?} is not a whole number",
+                n + 1,
+                value.trim()
+            )
+        })?;
+    }
+    Ok(values)
+}
+
+fn search_cmd(
+    name: &str,
+    position: Option<&str>,
+    limits: Limits,
+    mut config: SearchConfig,
+    values: Option<&str>,
+    json: bool,
+) -> Result<()> {
+    let kind = variant(name)?;
+    with_variant!(kind, G => {
+        let pos = match position {
+            Some(text) => G::from_text(text).with_context(|| format!("reading --position for {name}"))?,
+            None => G::start(),
+        };
+        if let Some(v) = values {
+            config.values = parse_values(v, &pos.material_kinds())?;
+        }
+        let mut searcher = Searcher::new(config);
+        let r = searcher.search(&pos, &[], limits);
+        // Print the PV in notation by replaying it.
+        let mut line = Vec::new();
+        let mut p = pos.clone();
+        for &m in &r.pv {
+            line.push(p.move_text(m));
+            p.play_unchecked(m);
+        }
+        let best = r.best.map(|m| pos.move_text(m));
+        let nps = if r.seconds > 0.0 { (r.nodes as f64 / r.seconds).round() } else { 0.0 };
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "variant": name, "best": best, "score": r.score, "mate": r.mate_in(),
+                    "depth": r.depth, "nodes": r.nodes, "seconds": r.seconds, "nps": nps, "pv": line,
+                })
+            );
+        } else {
+            let score = match r.mate_in() {
+                Some(m) => format!("mate {m}"),
+                None => format!("cp {}", r.score),
+            };
+            println!(
+                "bestmove {}  score {score}  depth {}  nodes {}  nps {nps}  pv {}",
+                best.as_deref().unwrap_or("(none)"),
+                r.depth,
+                r.nodes,
+                line.join(" ")
+            );
         }
     });
     Ok(())

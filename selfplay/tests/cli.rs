@@ -105,3 +105,85 @@ fn bad_input_gets_clear_errors() {
         stderr(&o)
     );
 }
+
+#[test]
+fn search_prints_a_reproducible_best_move() {
+    let args = [
+        "search",
+        "--variant",
+        "chess",
+        "--position",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "--depth",
+        "3",
+        "--json",
+    ];
+    let o = variantlab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["best"], "a1a8");
+    assert_eq!(v["mate"], 1);
+    assert_eq!(v["pv"][0], "a1a8");
+    let again: serde_json::Value = serde_json::from_slice(&variantlab(&args).stdout).unwrap();
+    assert_eq!(v["nodes"], again["nodes"]);
+
+    let o = variantlab(&["search", "--variant", "dream-chess-46", "--nodes", "5000"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("bestmove "));
+}
+
+#[test]
+fn search_rejects_bad_limits_and_values() {
+    let o = variantlab(&["search", "--variant", "chess"]);
+    assert!(stderr(&o).contains("give one limit"), "{}", stderr(&o));
+    let o = variantlab(&[
+        "search",
+        "--variant",
+        "chess",
+        "--depth",
+        "3",
+        "--nodes",
+        "5",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    let o = variantlab(&[
+        "search",
+        "--variant",
+        "chess",
+        "--depth",
+        "2",
+        "--values",
+        "queen=900,dragon=5",
+    ]);
+    assert!(
+        stderr(&o)
+            .contains("unknown piece \"dragon\"; known: pawn, knight, bishop, rook, queen, king"),
+        "{}",
+        stderr(&o)
+    );
+    let o = variantlab(&[
+        "search",
+        "--variant",
+        "chess",
+        "--depth",
+        "2",
+        "--values",
+        "queen=lots",
+    ]);
+    assert!(
+        stderr(&o).contains("\"lots\" is not a whole number"),
+        "{}",
+        stderr(&o)
+    );
+    let o = variantlab(&[
+        "search",
+        "--variant",
+        "chess",
+        "--depth",
+        "2",
+        "--values",
+        "queen=900",
+    ]);
+    assert!(o.status.success());
+}

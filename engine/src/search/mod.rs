@@ -1,0 +1,579 @@
+//! Search for every variant: iterative-deepening principal-variation alpha-beta with a
+//! quiescence search, check extensions, mate scores, draw detection and a transposition
+//! table, generic over [`Game`] and so monomorphised per variant.
+//!
+//! Reproducibility: with a node or depth limit the same position, configuration and seed give
+//! the same move and the same node count on any machine and thread count (each game owns its
+//! searcher). Only `movetime` depends on the clock.
+//!
+//! ```
+//! use variantlab_engine::search::{Limits, SearchConfig, Searcher};
+//! use variantlab_engine::{position::Position, variants::Chess, Game};
+//! let pos = Position::<Chess>::from_text("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+//! let mut s = Searcher::new(SearchConfig::default());
+//! let r = s.search(&pos, &[], Limits::depth(3));
+//! assert_eq!(pos.move_text(r.best.unwrap()), "a1a8");
+//! ```
+
+pub mod tt;
+
+use crate::game::{repetitions, Game, MAX_KINDS};
+use crate::moves::{Move, MoveBuf};
+use crate::{Color, Outcome};
+use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable};
+
+/// Score of being mated at the root; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Deepest ply the search reaches (extensions included).
+pub const MAX_PLY: usize = 128;
+
+/// When to stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget (the reproducible default for self-play).
+    pub nodes: Option<u64>,
+    /// Wall-clock budget (not reproducible).
+    pub movetime: Option<Duration>,
+}
+
+impl Limits {
+    /// A fixed depth.
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+    /// A fixed node budget.
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+    /// A fixed time per move.
+    pub fn movetime(ms: u64) -> Limits {
+        Limits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Engine parameters: what a named configuration changes between two engine versions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Material values in centipawns, indexed like [`Game::material_kinds`]; missing entries
+    /// fall back to the variant's defaults.
+    pub values: Vec<i32>,
+    /// Transposition table size in MiB (0 disables it).
+    pub hash_mib: usize,
+    /// Whether the positional terms (mobility, centralisation) are used.
+    pub positional: bool,
+    /// Root randomisation: each root move gets a seeded bonus in `0..=randomize` centipawns,
+    /// so near-equal moves vary between games. 0 = off.
+    pub randomize: i32,
+    /// Seed of the root randomisation.
+    pub seed: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            values: Vec::new(),
+            hash_mib: 16,
+            positional: true,
+            randomize: 0,
+            seed: 0,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (`None` only when there is no legal move).
+    pub best: Option<Move>,
+    /// Score in centipawns from the side to move's point of view (mates near ±30000).
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// Mate distance in moves if the score is a mate (positive: the side to move mates).
+    pub fn mate_in(&self) -> Option<i32> {
+        if self.score >= MATE_BOUND {
+            Some((MATE - self.score + 1) / 2)
+        } else if self.score <= -MATE_BOUND {
+            Some(-(MATE + self.score) / 2)
+        } else {
+            None
+        }
+    }
+}
+
+/// A searcher: owns its transposition table and move-ordering state. One per game.
+pub struct Searcher {
+    config: SearchConfig,
+    tt: TranspositionTable,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    values: [i32; MAX_KINDS],
+    path: Vec<u64>,
+    nodes: u64,
+    limits: Limits,
+    start: Instant,
+    stopped: bool,
+    pv: Vec<Vec<Move>>,
+}
+
+/// History table size: (from, to) hashed into 2^16 counters.
+const HISTORY: usize = 1 << 16;
+
+#[inline]
+fn history_index(m: Move) -> usize {
+    ((m.from().0 as usize) << 8 ^ m.to().0 as usize ^ (m.role().0 as usize) << 4) & (HISTORY - 1)
+}
+
+impl Searcher {
+    /// A searcher with a fresh table.
+    pub fn new(config: SearchConfig) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(config.hash_mib),
+            config,
+            killers: vec![[Move::default(); 2]; MAX_PLY + 1],
+            history: vec![0; HISTORY],
+            values: [0; MAX_KINDS],
+            path: Vec::with_capacity(1024),
+            nodes: 0,
+            limits: Limits::default(),
+            start: Instant::now(),
+            stopped: false,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Forgets everything learnt (between games), so each game is independent of the last.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers
+            .iter_mut()
+            .for_each(|k| *k = [Move::default(); 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Static evaluation from the side to move's point of view.
+    pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
+        let m = pos.material();
+        let us = pos.turn().index();
+        let mut score = 0;
+        for (k, v) in self.values.iter().enumerate() {
+            score += (m[us][k] as i32 - m[1 - us][k] as i32) * v;
+        }
+        if self.config.positional {
+            score += pos.positional();
+        }
+        score
+    }
+
+    /// Searches `pos` within `limits`. `history` holds the hashes of the game's earlier
+    /// positions (oldest first) for repetition detection.
+    pub fn search<G: Game>(&mut self, pos: &G, history: &[u64], limits: Limits) -> SearchResult {
+        self.start = Instant::now();
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        let defaults = pos.material_kinds();
+        for (k, v) in self.values.iter_mut().enumerate() {
+            *v = self
+                .config
+                .values
+                .get(k)
+                .copied()
+                .or(defaults.get(k).map(|d| d.1))
+                .unwrap_or(0);
+        }
+        self.path.clear();
+        self.path.extend_from_slice(history);
+
+        let mut root_moves = G::Moves::default();
+        pos.legal_moves(&mut root_moves);
+        let mut result = SearchResult {
+            best: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            seconds: 0.0,
+            pv: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            result.score = if pos.in_check() { -MATE } else { 0 };
+            return result;
+        }
+        result.best = Some(root_moves.as_ref()[0]);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        for depth in 1..=max_depth {
+            let (score, best) = self.root(pos, depth, &root_moves);
+            if self.stopped && depth > 1 {
+                // A partial iteration counts only if it found a better move than the last.
+                if let Some(b) = best {
+                    if score > result.score && Some(b) != result.best {
+                        result.best = Some(b);
+                        result.score = score;
+                        result.pv = vec![b];
+                    }
+                }
+                break;
+            }
+            result.best = best.or(result.best);
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.pv[0].clone();
+            if self.stopped || score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() {
+                break;
+            }
+            if let Some(t) = limits.movetime {
+                // Another iteration costs several times the last: do not start one we
+                // cannot finish.
+                if self.start.elapsed() * 2 > t {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result.seconds = self.start.elapsed().as_secs_f64();
+        result
+    }
+
+    /// Seeded bonus of a root move, for game variety.
+    fn jitter(&self, m: Move) -> i32 {
+        if self.config.randomize <= 0 {
+            return 0;
+        }
+        let mut x = crate::zobrist::SplitMix64(
+            self.config.seed ^ (m.raw() as u64).wrapping_mul(0x9e37_79b9),
+        );
+        (x.next() % (self.config.randomize as u64 + 1)) as i32
+    }
+
+    fn root<G: Game>(&mut self, pos: &G, depth: u32, moves: &G::Moves) -> (i32, Option<Move>) {
+        let mut ordered: Vec<Move> = moves.as_ref().to_vec();
+        let tt_move = self.tt.probe(pos.hash(), 0).and_then(|h| h.mv);
+        self.order(pos, &mut ordered, tt_move, 0);
+        let (mut alpha, beta) = (-MATE - 1, MATE + 1);
+        let mut best = None;
+        self.path.push(pos.hash());
+        for (i, &m) in ordered.iter().enumerate() {
+            let bonus = self.jitter(m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let ext = u32::from(child.in_check());
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(
+                    &child,
+                    depth - 1 + ext,
+                    -(beta - bonus),
+                    -(alpha - bonus),
+                    1,
+                ) + bonus;
+            } else {
+                score = -self.negamax(
+                    &child,
+                    depth - 1 + ext,
+                    -(alpha - bonus) - 1,
+                    -(alpha - bonus),
+                    1,
+                ) + bonus;
+                if score > alpha && !self.stopped {
+                    score = -self.negamax(
+                        &child,
+                        depth - 1 + ext,
+                        -(beta - bonus),
+                        -(alpha - bonus),
+                        1,
+                    ) + bonus;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some(m);
+                let tail = self.pv[1].clone();
+                self.pv[0].clear();
+                self.pv[0].push(m);
+                self.pv[0].extend(tail);
+            }
+        }
+        self.path.pop();
+        if let Some(b) = best {
+            self.tt
+                .store(pos.hash(), 0, depth, alpha, Bound::Exact, Some(b));
+        }
+        (alpha, best)
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(t) = self.limits.movetime {
+                if self.start.elapsed() >= t {
+                    self.stopped = true;
+                }
+            }
+        }
+    }
+
+    /// Score of a decided game for the side to move at `ply`.
+    fn outcome_score(&self, o: Outcome, turn: Color, ply: u32) -> i32 {
+        match o {
+            Outcome::Draw { .. } => 0,
+            Outcome::Decisive { winner, .. } if winner == turn => MATE - ply as i32,
+            Outcome::Decisive { .. } => -MATE + ply as i32,
+        }
+    }
+
+    /// Draw by repetition, move rule or dead material, from the search path.
+    fn is_draw<G: Game>(&self, pos: &G) -> bool {
+        pos.halfmove_clock() >= pos.move_rule_plies()
+            || repetitions(pos, &self.path) >= 1
+            || pos.insufficient_material()
+    }
+
+    fn negamax<G: Game>(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.pv[ply as usize].clear();
+        if depth == 0 || ply as usize >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(o) = pos.variant_outcome() {
+            return self.outcome_score(o, pos.turn(), ply);
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        // Mate distance pruning.
+        let alpha0 = alpha.max(-MATE + ply as i32);
+        let beta0 = beta.min(MATE - ply as i32 - 1);
+        if alpha0 >= beta0 {
+            return alpha0;
+        }
+        let key = pos.hash();
+        let pv_node = beta - alpha > 1;
+        let hit = self.tt.probe(key, ply);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+        let mut moves = G::Moves::default();
+        pos.legal_moves(&mut moves);
+        let in_check = pos.in_check();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut list: arrayvec::ArrayVec<Move, 1024> =
+            moves.as_ref().iter().copied().take(1024).collect();
+        self.order(pos, &mut list, hit.and_then(|h| h.mv), ply);
+
+        self.path.push(key);
+        let mut best_score = -MATE - 1;
+        let mut best_move = None;
+        let original_alpha = alpha;
+        for (i, &m) in list.iter().enumerate() {
+            let tactical = pos.is_tactical(m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.in_check();
+            let ext = u32::from(gives_check);
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1);
+            } else {
+                // Late quiet moves are searched one ply shallower first.
+                let reduce =
+                    u32::from(depth >= 3 && i >= 4 && !tactical && !gives_check && !in_check);
+                score = -self.negamax(&child, new_depth - reduce, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && (reduce > 0 || score < beta) {
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            if self.stopped {
+                self.path.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+                    let line = &mut head[ply as usize];
+                    line.clear();
+                    line.push(m);
+                    line.extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if !tactical {
+                            let k = &mut self.killers[ply as usize];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                            let h = &mut self.history[history_index(m)];
+                            *h = (*h + (depth * depth) as i32).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, depth, best_score, bound, best_move);
+        best_score
+    }
+
+    fn quiesce<G: Game>(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(o) = pos.variant_outcome() {
+            return self.outcome_score(o, pos.turn(), ply);
+        }
+        let in_check = pos.in_check();
+        let mut moves = G::Moves::default();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if ply as usize >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        let mut best = -MATE + ply as i32;
+        if !in_check {
+            let stand = self.evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        // In check every evasion is searched; otherwise only material-changing moves.
+        let mut list: arrayvec::ArrayVec<(i32, Move), 1024> = moves
+            .as_ref()
+            .iter()
+            .filter(|&&m| in_check || pos.is_tactical(m))
+            .take(1024)
+            .map(|&m| {
+                (
+                    if pos.is_tactical(m) {
+                        pos.tactical_order(m, &self.values)
+                    } else {
+                        i32::MIN
+                    },
+                    m,
+                )
+            })
+            .collect();
+        list.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for &(_, m) in &list {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Orders moves: TT move, winning-first captures (MVV-LVA), killers, then history.
+    fn order<G: Game>(&self, pos: &G, moves: &mut [Move], tt_move: Option<Move>, ply: u32) {
+        let killers = self.killers[ply as usize];
+        let key = |m: &Move| -> i64 {
+            if Some(*m) == tt_move {
+                i64::MAX
+            } else if pos.is_tactical(*m) {
+                (1 << 40) + pos.tactical_order(*m, &self.values) as i64
+            } else if *m == killers[0] {
+                1 << 39
+            } else if *m == killers[1] {
+                (1 << 39) - 1
+            } else {
+                self.history[history_index(*m)] as i64
+            }
+        };
+        // Keys are computed once per move into a stack array; the stable sort keeps
+        // generation order among equals, so results depend only on position and state.
+        let mut keyed: arrayvec::ArrayVec<(i64, Move), 1024> =
+            moves.iter().map(|m| (key(m), *m)).collect();
+        keyed.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
+            *slot = m;
+        }
+    }
+}

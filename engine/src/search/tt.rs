@@ -1,0 +1,210 @@
+//! Transposition table after Stockfish's layout: 32-byte clusters of three 10-byte entries,
+//! a 16-bit key check, an index by the high half of `key * clusters` (so the size need not
+//! be a power of two), and replacement by depth minus eight times the age in searches.
+//! Each game's searcher owns its table, so there are no atomics and no racy writes.
+
+use crate::moves::Move;
+
+/// What a stored score means relative to the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The exact value.
+    Exact,
+    /// At least this much (a fail-high).
+    Lower,
+    /// At most this much (a fail-low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Entry {
+    key: u16,
+    depth: u8,
+    /// Bound in the low 2 bits, generation in the high 6.
+    flags: u8,
+    mv: u32,
+    score: i16,
+}
+
+/// Three entries plus padding: 32 bytes, half a cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct Cluster {
+    entries: [Entry; 3],
+}
+
+/// A probe result.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// Best or refuting move, if one was stored.
+    pub mv: Option<Move>,
+    /// Stored score (already adjusted back to the probing ply for mates).
+    pub score: i32,
+    /// Depth searched.
+    pub depth: u32,
+    /// Bound type.
+    pub bound: Bound,
+}
+
+/// A transposition table sized in MiB.
+#[derive(Clone, Debug)]
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` MiB; 0 disables it (every probe misses).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let n = mib * 1024 * 1024 / std::mem::size_of::<Cluster>();
+        TranspositionTable {
+            clusters: vec![Cluster::default(); n],
+            generation: 0,
+        }
+    }
+
+    /// Forgets everything (between games).
+    pub fn clear(&mut self) {
+        self.clusters
+            .iter_mut()
+            .for_each(|c| *c = Cluster::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.clusters.len() as u128) >> 64) as usize
+    }
+
+    /// Looks a position up.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: u32) -> Option<TtHit> {
+        if self.clusters.is_empty() {
+            return None;
+        }
+        let check = (key & 0xffff) as u16;
+        let c = &self.clusters[self.index(key)];
+        c.entries
+            .iter()
+            .find(|e| e.key == check && e.flags != 0)
+            .map(|e| TtHit {
+                mv: (e.mv != 0).then(|| Move::from_raw(e.mv)),
+                score: from_tt(e.score as i32, ply),
+                depth: e.depth as u32,
+                bound: match e.flags & 3 {
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    _ => Bound::Upper,
+                },
+            })
+    }
+
+    /// Stores a result, replacing the same position or the shallowest, oldest entry.
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: u32,
+        score: i32,
+        bound: Bound,
+        mv: Option<Move>,
+    ) {
+        if self.clusters.is_empty() {
+            return;
+        }
+        let check = (key & 0xffff) as u16;
+        let generation = self.generation;
+        let i = self.index(key);
+        let c = &mut self.clusters[i];
+        let age = |e: &Entry| ((generation as i32 - (e.flags >> 2) as i32) & 63) * 8;
+        let slot = match c
+            .entries
+            .iter()
+            .position(|e| e.key == check && e.flags != 0)
+        {
+            Some(s) => s,
+            None => (0..3)
+                .min_by_key(|&s| c.entries[s].depth as i32 - age(&c.entries[s]))
+                .unwrap_or(0),
+        };
+        let e = &mut c.entries[slot];
+        // Keep a stored move when the new result has none for the same position.
+        let keep_move = e.key == check && mv.is_none();
+        let b = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        *e = Entry {
+            key: check,
+            depth: depth.min(255) as u8,
+            flags: b | generation << 2,
+            mv: if keep_move {
+                e.mv
+            } else {
+                mv.map_or(0, |m| m.raw())
+            },
+            score: to_tt(score, ply) as i16,
+        };
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: u32) -> i32 {
+    if score >= super::MATE_BOUND {
+        score + ply as i32
+    } else if score <= -super::MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: u32) -> i32 {
+    if score >= super::MATE_BOUND {
+        score - ply as i32
+    } else if score <= -super::MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Square;
+
+    #[test]
+    fn cluster_is_32_bytes_and_entries_round_trip() {
+        assert_eq!(std::mem::size_of::<Cluster>(), 32);
+        let mut tt = TranspositionTable::new(1);
+        let m = Move::normal(Square(12), Square(28));
+        tt.store(0xdead_beef_1234, 3, 7, -55, Bound::Lower, Some(m));
+        let hit = tt.probe(0xdead_beef_1234, 3).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.depth, hit.bound),
+            (Some(m), -55, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xdead_beef_1235, 3).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234, 3).is_none());
+        assert!(TranspositionTable::new(0).probe(1, 0).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_ply_relative() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(42, 5, 3, super::super::MATE - 9, Bound::Exact, None);
+        // Seen two plies nearer the root, the same mate is two plies further away.
+        assert_eq!(tt.probe(42, 3).unwrap().score, super::super::MATE - 7);
+    }
+}

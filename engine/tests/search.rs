@@ -1,0 +1,174 @@
+//! Search sanity in every variant: mates in one and two, a hanging Queen, legal and safe
+//! moves from random positions, and reproducibility.
+
+use variantlab_engine::game::outcome;
+use variantlab_engine::position::{Position, Variant};
+use variantlab_engine::search::{Limits, SearchConfig, Searcher};
+use variantlab_engine::variants::{Chess, Dream46};
+use variantlab_engine::zobrist::SplitMix64;
+use variantlab_engine::{Game, Outcome, Termination};
+
+fn best<G: Game>(pos: &G, limits: Limits) -> String {
+    let mut s = Searcher::new(SearchConfig::default());
+    let r = s.search(pos, &[], limits);
+    pos.move_text(r.best.expect("a move"))
+}
+
+fn is_mate_after<G: Game>(pos: &G, mv: &str) -> bool {
+    let mut p = pos.clone();
+    p.play_text(mv).unwrap();
+    matches!(
+        outcome(&p, &[]),
+        Some(Outcome::Decisive {
+            reason: Termination::Checkmate,
+            ..
+        })
+    )
+}
+
+#[test]
+fn chess_mate_in_one() {
+    let p = Position::<Chess>::from_text("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    let mut s = Searcher::new(SearchConfig::default());
+    let r = s.search(&p, &[], Limits::depth(4));
+    assert_eq!(p.move_text(r.best.unwrap()), "a1a8");
+    assert_eq!(r.mate_in(), Some(1));
+}
+
+#[test]
+fn chess_mate_in_two() {
+    let p = Position::<Chess>::from_text("7k/8/8/8/8/8/R7/1R5K w - - 0 1").unwrap();
+    let mut s = Searcher::new(SearchConfig::default());
+    let r = s.search(&p, &[], Limits::depth(5));
+    assert_eq!(r.mate_in(), Some(2), "{r:?}");
+    assert!(r.pv.len() >= 3);
+    let mut q = p;
+    for &m in &r.pv[..2] {
+        q.play_unchecked(m);
+    }
+    assert!(is_mate_after(&q, &q.move_text(r.pv[2])));
+}
+
+#[test]
+fn dream46_mate_in_one() {
+    let p = Position::<Dream46>::from_text("***4k/***Q4/***4S/8/8/5***/5***/K4*** w").unwrap();
+    let mv = best(&p, Limits::depth(3));
+    assert!(is_mate_after(&p, &mv), "{mv}");
+}
+
+#[test]
+fn dream46_mate_in_two() {
+    // E.g. 1.Qd7 (threat Qg7#, g7 guarded by the Steward) Kg8 2.Qg7#; 1.Qg6 would stalemate.
+    let p = Position::<Dream46>::from_text("***4k/***5/***Q3S/8/8/5***/5***/K4*** w").unwrap();
+    let mut s = Searcher::new(SearchConfig::default());
+    let r = s.search(&p, &[], Limits::depth(6));
+    assert_eq!(r.mate_in(), Some(2), "{r:?}");
+    let mut q = p;
+    for &m in &r.pv[..2] {
+        q.play_unchecked(m);
+    }
+    assert!(is_mate_after(&q, &q.move_text(r.pv[2])));
+}
+
+#[test]
+fn takes_a_hanging_queen() {
+    let p = Position::<Chess>::from_text("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1").unwrap();
+    assert_eq!(best(&p, Limits::depth(4)), "d2d5");
+    let p = Position::<Dream46>::from_text("***4k/***5/***5/4q3/8/5***/1P3***/K4*** w").unwrap();
+    assert_eq!(best(&p, Limits::depth(4)), "b2e5");
+}
+
+fn safe_moves_from_random_positions<V: Variant>(seed: u64) {
+    let mut rng = SplitMix64(seed);
+    for _ in 0..10 {
+        let mut pos = Position::<V>::start();
+        for _ in 0..(rng.next() % 30) {
+            let mut list = Default::default();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos.play_unchecked(list[(rng.next() % list.len() as u64) as usize]);
+        }
+        let mut list = Default::default();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            continue;
+        }
+        let mut s = Searcher::new(SearchConfig::default());
+        let r = s.search(&pos, &[], Limits::nodes(3000));
+        let m = r.best.unwrap();
+        assert!(list.contains(&m));
+        let mut child = pos;
+        child.play_unchecked(m);
+        let k = child.king(pos.turn()).unwrap();
+        assert!(!child.is_attacked(k, child.turn()));
+    }
+}
+
+#[test]
+fn moves_are_legal_and_keep_the_king_safe() {
+    safe_moves_from_random_positions::<Chess>(3);
+    safe_moves_from_random_positions::<Dream46>(4);
+}
+
+#[test]
+fn same_position_limits_and_seed_give_the_same_result() {
+    let p = Position::<Chess>::start();
+    for config in [
+        SearchConfig::default(),
+        SearchConfig {
+            randomize: 20,
+            seed: 99,
+            ..SearchConfig::default()
+        },
+    ] {
+        let a = Searcher::new(config.clone()).search(&p, &[], Limits::nodes(20_000));
+        let b = Searcher::new(config.clone()).search(&p, &[], Limits::nodes(20_000));
+        assert_eq!(
+            (a.best, a.score, a.nodes, a.depth, &a.pv),
+            (b.best, b.score, b.nodes, b.depth, &b.pv)
+        );
+        assert!(
+            a.nodes >= 20_000 && a.nodes < 21_000,
+            "node limit respected: {}",
+            a.nodes
+        );
+        let c = Searcher::new(config).search(&p, &[], Limits::depth(5));
+        assert_eq!(c.depth, 5);
+    }
+}
+
+#[test]
+fn randomisation_varies_the_opening_move_with_the_seed() {
+    let p = Position::<Chess>::start();
+    let moves: std::collections::BTreeSet<_> = (0..12)
+        .map(|seed| {
+            let config = SearchConfig {
+                randomize: 30,
+                seed,
+                ..SearchConfig::default()
+            };
+            Searcher::new(config)
+                .search(&p, &[], Limits::depth(3))
+                .best
+                .map(|m| m.raw())
+        })
+        .collect();
+    assert!(moves.len() > 1, "{moves:?}");
+}
+
+#[test]
+fn repetition_is_scored_as_a_draw() {
+    // Down a Queen, White can force perpetual check: the search must see it as a draw (0).
+    let p = Position::<Chess>::from_text("6k1/5q2/6PK/8/8/8/8/8 b - - 0 1").unwrap();
+    let r = Searcher::new(SearchConfig::default()).search(&p, &[], Limits::depth(4));
+    assert!(r.best.is_some());
+    // Values can be overridden: a zero-value Queen makes Black's extra Queen worthless.
+    let mut zero_queen = SearchConfig::default();
+    zero_queen.values = vec![100, 305, 333, 563, 0, 0];
+    let s = Searcher::new(zero_queen);
+    let q = Position::<Chess>::from_text("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
+    let pawnless = s.evaluate(&q);
+    assert!(pawnless.abs() < 100, "{pawnless}");
+}
