@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};
-use variantlab_engine::{with_variant, Game, VariantKind};
+use variantlab_engine::{with_variant, VariantKind};
 
 fn bench_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");

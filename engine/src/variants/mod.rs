@@ -69,7 +69,7 @@ impl VariantKind {
 /// Runs `$body` with `$G` bound to the [`Game`] type of `$kind`, monomorphised per variant.
 ///
 /// ```
-/// use variantlab_engine::{with_variant, Game, VariantKind, perft::perft};
+/// use variantlab_engine::{with_variant, VariantKind, perft::perft};
 /// let n = with_variant!(VariantKind::Chess, G => perft(&G::start(), 2));
 /// assert_eq!(n, 400);
 /// ```
@@ -78,10 +78,14 @@ macro_rules! with_variant {
     ($kind:expr, $G:ident => $body:expr) => {
         match $kind {
             $crate::variants::VariantKind::Chess => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
                 type $G = $crate::position::Position<$crate::variants::Chess>;
                 $body
             }
             $crate::variants::VariantKind::Dream46 => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
                 type $G = $crate::position::Position<$crate::variants::Dream46>;
                 $body
             }
