@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use variantlab_engine::moves::MoveList;
 use variantlab_engine::perft::perft;
-use variantlab_engine::{with_variant, Game, VariantKind};
+use variantlab_engine::{with_variant, VariantKind};
 
 /// (variant, position or None for the start, depth, expected nodes)
 const CASES: &[(&str, Option<&str>, u32, u64)] = &[

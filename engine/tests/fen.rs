@@ -2,7 +2,7 @@
 //! makes the parser panic.
 
 use proptest::prelude::*;
-use variantlab_engine::{with_variant, Game, VariantKind};
+use variantlab_engine::{with_variant, VariantKind};
 
 fn lines(variant: &str, ext: &str) -> Vec<String> {
     let path = format!("{}/../data/fen/{variant}.{ext}", env!("CARGO_MANIFEST_DIR"));

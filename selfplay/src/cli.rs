@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use std::time::Instant;
 use variantlab_engine::perft::{divide, perft};
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};
-use variantlab_engine::{with_variant, Game, VariantKind};
+use variantlab_engine::{with_variant, VariantKind};
 
 /// Self-play, statistics and move-generation tools for chess variants.
 #[derive(Parser, Debug)]
@@ -263,6 +263,7 @@ pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<i32
     Ok(values)
 }
 
+#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
 fn search_cmd(
     name: &str,
     position: Option<&str>,
