@@ -165,8 +165,10 @@ fn repetition_is_scored_as_a_draw() {
     let r = Searcher::new(SearchConfig::default()).search(&p, &[], Limits::depth(4));
     assert!(r.best.is_some());
     // Values can be overridden: a zero-value Queen makes Black's extra Queen worthless.
-    let mut zero_queen = SearchConfig::default();
-    zero_queen.values = vec![100, 305, 333, 563, 0, 0];
+    let zero_queen = SearchConfig {
+        values: vec![100, 305, 333, 563, 0, 0],
+        ..SearchConfig::default()
+    };
     let s = Searcher::new(zero_queen);
     let q = Position::<Chess>::from_text("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
     let pawnless = s.evaluate(&q);
