@@ -1,7 +1,11 @@
 //! Command-line parsing (clap) and the subcommands.
 
+use crate::config::EngineConfig;
+use crate::play::Adjudication;
+use crate::tournament::{self, RunConfig, RunOptions};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::time::Instant;
 use variantlab_engine::perft::{divide, perft};
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};
@@ -75,12 +79,260 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run perft on the start position of every variant (the default job until self-play).
+    /// Play a self-play tournament and write games.csv (and moves.csv), run.json.
+    Play(PlayArgs),
+    /// Combine shard folders of one study into one folder.
+    Merge {
+        /// Shard folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// The default job: a small balance study of every variant, with a summary.
+    Study {
+        /// Games per variant.
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 1000)]
+        nodes: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Output folder.
+        #[arg(long, default_value = "out/study")]
+        out: PathBuf,
+        /// Master seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// No progress bars.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Run perft on the start position of every variant.
     PerftAll {
         /// Depth for every variant.
         #[arg(long, default_value_t = 4)]
         depth: u32,
     },
+}
+
+/// Options of `variantlab play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// Variant name (see `variantlab variants`).
+    #[arg(long, required_unless_present = "resume")]
+    variant: Option<String>,
+    /// Number of games (pairs of two, colours swapped).
+    #[arg(long, required_unless_present = "resume")]
+    games: Option<u64>,
+    /// Nodes per move (the reproducible default: 1000).
+    #[arg(long, conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Depth per move instead of nodes.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// `random-plies:P` or a file of positions, one per line.
+    #[arg(long, default_value = "random-plies:6")]
+    openings: String,
+    /// Engine A (White in the first game of each pair): `default` or a JSON file.
+    #[arg(long, default_value = "default")]
+    white: String,
+    /// Engine B: `default` or a JSON file.
+    #[arg(long, default_value = "default")]
+    black: String,
+    /// Output folder (default out/VARIANT).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also write moves.csv (one row per ply, for piece-value regression).
+    #[arg(long)]
+    record_moves: bool,
+    /// Draw after this many plies (0 = no limit).
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Resign adjudication `CP:MOVES`: a side whose score is at most -CP for MOVES of its
+    /// moves in a row loses. Off by default.
+    #[arg(long)]
+    adjudicate_resign: Option<String>,
+    /// Draw adjudication `CP:MOVES:FROM`: scores within CP of 0 for MOVES plies from ply FROM.
+    #[arg(long)]
+    adjudicate_draw: Option<String>,
+    /// Play the I-th of N disjoint slices of the game list: `I/N`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Finish the run in this folder.
+    #[arg(long, conflicts_with_all = ["variant", "games", "nodes", "depth", "seed", "white", "black", "out", "shard"])]
+    resume: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.len() != N {
+        bail!("{flag} {text:?}: expected {N} numbers separated by ':'");
+    }
+    let mut out = [0; N];
+    for (o, p) in out.iter_mut().zip(parts) {
+        *o = p
+            .parse()
+            .with_context(|| format!("{flag} {text:?}: {p:?} is not a number"))?;
+        if *o < 0 {
+            bail!("{flag} {text:?}: numbers must not be negative");
+        }
+    }
+    Ok(out)
+}
+
+fn threads(t: Option<usize>) -> Result<usize> {
+    match t {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+fn play(args: PlayArgs) -> Result<()> {
+    let opts = RunOptions {
+        threads: threads(args.threads)?,
+        quiet: args.quiet,
+    };
+    let (summary, dir) = if let Some(dir) = args.resume {
+        (tournament::resume(&dir, &opts)?, dir)
+    } else {
+        let name = args.variant.expect("clap requires --variant");
+        VariantKind::from_name(&name)?;
+        let games = args.games.expect("clap requires --games");
+        if games == 0 {
+            bail!("--games must be at least 1");
+        }
+        let shard = match &args.shard {
+            None => None,
+            Some(s) => {
+                let (i, n) = s
+                    .split_once('/')
+                    .with_context(|| format!("--shard {s:?}: expected I/N"))?;
+                let (i, n): (u64, u64) = (
+                    i.parse()
+                        .with_context(|| format!("--shard {s:?}: {i:?} is not a number"))?,
+                    n.parse()
+                        .with_context(|| format!("--shard {s:?}: {n:?} is not a number"))?,
+                );
+                if n == 0 || i == 0 || i > n {
+                    bail!("--shard {s:?}: need 1 <= I <= N");
+                }
+                Some((i, n))
+            }
+        };
+        let resign = args
+            .adjudicate_resign
+            .as_deref()
+            .map(|t| numbers::<2>("--adjudicate-resign", t))
+            .transpose()?;
+        let draw = args
+            .adjudicate_draw
+            .as_deref()
+            .map(|t| numbers::<3>("--adjudicate-draw", t))
+            .transpose()?;
+        let config = RunConfig {
+            variant: name.clone(),
+            games,
+            nodes: args.nodes.or(if args.depth.is_none() {
+                Some(1000)
+            } else {
+                None
+            }),
+            depth: args.depth,
+            seed: args.seed,
+            openings: args.openings,
+            white: EngineConfig::load(&args.white)?,
+            black: EngineConfig::load(&args.black)?,
+            adjudication: Adjudication {
+                max_plies: args.max_plies,
+                resign: resign.map(|[cp, n]| (cp as i32, n as u32)),
+                draw: draw.map(|[cp, n, from]| (cp as i32, n as u32, from as u32)),
+            },
+            record_moves: args.record_moves,
+            shard,
+            engine_version: env!("CARGO_PKG_VERSION").to_string(),
+            threads: opts.threads,
+            started: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            finished: None,
+        };
+        let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
+        (tournament::start(config, &dir, &opts)?, dir)
+    };
+    println!("{}", summary.line());
+    println!("wrote {}", dir.join("games.csv").display());
+    Ok(())
+}
+
+fn study(
+    games: u64,
+    nodes: u64,
+    threads_opt: Option<usize>,
+    out: PathBuf,
+    seed: u64,
+    quiet: bool,
+) -> Result<()> {
+    let opts = RunOptions {
+        threads: threads(threads_opt)?,
+        quiet,
+    };
+    let mut lines = Vec::new();
+    for kind in VariantKind::ALL {
+        let dir = out.join(kind.name());
+        if dir.join("run.json").exists() {
+            std::fs::remove_dir_all(&dir).with_context(|| format!("clearing {}", dir.display()))?;
+        }
+        eprintln!(
+            "{}: {games} games at {nodes} nodes per move ...",
+            kind.name()
+        );
+        let config = RunConfig {
+            variant: kind.name().to_string(),
+            games,
+            nodes: Some(nodes),
+            depth: None,
+            seed,
+            openings: "random-plies:4".into(),
+            white: EngineConfig::default_named(),
+            black: EngineConfig::default_named(),
+            adjudication: Adjudication {
+                max_plies: 300,
+                resign: None,
+                draw: None,
+            },
+            record_moves: true,
+            shard: None,
+            engine_version: env!("CARGO_PKG_VERSION").to_string(),
+            threads: opts.threads,
+            started: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            finished: None,
+        };
+        let summary = tournament::start(config, &dir, &opts)?;
+        println!("{:<16} {}", kind.name(), summary.line());
+        lines.push((kind.name(), summary));
+    }
+    crate::report::write_summary_csv(&out.join("summary.csv"), &lines)?;
+    println!(
+        "wrote {} and per-variant games.csv, moves.csv",
+        out.join("summary.csv").display()
+    );
+    Ok(())
 }
 
 /// Parses the command line and runs it.
@@ -132,6 +384,21 @@ pub fn run() -> Result<()> {
                 json,
             )
         }
+        Command::Play(args) => play(args),
+        Command::Merge { dirs, out } => {
+            let summary = tournament::merge(&dirs, &out)?;
+            println!("{}", summary.line());
+            println!("wrote {}", out.join("games.csv").display());
+            Ok(())
+        }
+        Command::Study {
+            games,
+            nodes,
+            threads,
+            out,
+            seed,
+            quiet,
+        } => study(games, nodes, threads, out, seed, quiet),
         Command::PerftAll { depth } => {
             for kind in VariantKind::ALL {
                 perft_cmd(kind.name(), depth, None, false, false)?;

@@ -1,6 +1,12 @@
 //! `variantlab`: the command line of the toolkit.
 
 mod cli;
+mod config;
+mod openings;
+mod play;
+mod report;
+mod stats;
+mod tournament;
 
 use std::process::ExitCode;
 

@@ -1,0 +1,688 @@
+//! Parallel self-play tournaments: a fixed game list (pairs from one opening with colours
+//! swapped), played on a rayon pool, each finished game appended to `games.csv` as one whole
+//! flushed row, resumable and shardable.
+//!
+//! Reproducibility: a game's seed comes from (master seed, game id) and its searchers are
+//! created for that game alone, so every game is the same whatever the thread count or the
+//! order games finish in. When the run completes, the CSVs are rewritten sorted by game id,
+//! so they are identical (timing columns aside) for any thread count.
+
+use crate::config::EngineConfig;
+use crate::openings::Openings;
+use crate::play::{play_game, Adjudication, GameOutcome, Players};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Instant;
+use variantlab_engine::game::Game;
+use variantlab_engine::search::{Limits, Searcher};
+use variantlab_engine::zobrist::SplitMix64;
+use variantlab_engine::{with_variant, Color, VariantKind};
+
+/// Everything that defines a run; saved as `run.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// Variant name.
+    pub variant: String,
+    /// Games in the whole study (all shards).
+    pub games: u64,
+    /// Default limits per move.
+    pub nodes: Option<u64>,
+    /// Default depth per move (when no nodes).
+    pub depth: Option<u32>,
+    /// Master seed.
+    pub seed: u64,
+    /// `random-plies:P` or an openings file path.
+    pub openings: String,
+    /// Engine A: White in the first game of each pair, Black in the second.
+    pub white: EngineConfig,
+    /// Engine B.
+    pub black: EngineConfig,
+    /// Adjudication settings.
+    pub adjudication: Adjudication,
+    /// Whether `moves.csv` is written.
+    pub record_moves: bool,
+    /// `(I, N)`: this run plays the I-th (1-based) of N slices of the pairs.
+    pub shard: Option<(u64, u64)>,
+    /// Engine version that played.
+    pub engine_version: String,
+    /// Threads used (informational, not part of the identity).
+    pub threads: usize,
+    /// Unix seconds at start (informational).
+    pub started: u64,
+    /// Unix seconds at completion, once complete.
+    pub finished: Option<u64>,
+}
+
+impl RunConfig {
+    /// The fields that must agree for two runs to be parts of one study.
+    fn identity(&self) -> RunConfig {
+        RunConfig {
+            shard: None,
+            threads: 0,
+            started: 0,
+            finished: None,
+            ..self.clone()
+        }
+    }
+
+    fn default_limits(&self) -> Limits {
+        match (self.nodes, self.depth) {
+            (Some(n), _) => Limits::nodes(n),
+            (None, Some(d)) => Limits::depth(d),
+            _ => Limits::nodes(1000),
+        }
+    }
+
+    /// Whether game `id` belongs to this run's shard.
+    pub fn in_shard(&self, id: u64) -> bool {
+        match self.shard {
+            Some((i, n)) => (id / 2) % n == i - 1,
+            None => true,
+        }
+    }
+}
+
+/// The seed of one game.
+pub fn game_seed(master: u64, game_id: u64) -> u64 {
+    SplitMix64(master ^ game_id.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next()
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Column names of `games.csv` for a variant with these material kinds.
+pub fn games_header(kinds: &[(&'static str, i32)]) -> Vec<String> {
+    let mut h: Vec<String> = [
+        "game_id",
+        "pair_id",
+        "seed",
+        "variant",
+        "opening",
+        "white",
+        "black",
+        "result",
+        "termination",
+        "plies",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for side in ["white", "black"] {
+        for (k, _) in kinds {
+            h.push(format!("{side}_{k}"));
+        }
+    }
+    h.push("wall_ms".into());
+    h
+}
+
+/// Column names of `moves.csv`.
+pub const MOVES_HEADER: [&str; 6] = [
+    "game_id",
+    "ply",
+    "move",
+    "side",
+    "material",
+    "eval_white_cp",
+];
+
+/// Options of `variantlab play` that are not part of the run's identity.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Worker threads.
+    pub threads: usize,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// Starts a new run in `dir` (which must not already hold one).
+///
+/// # Errors
+/// An existing run in `dir`, an unwritable folder, a bad configuration.
+pub fn start(config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    if dir.join("run.json").exists() {
+        bail!(
+            "{} already holds a run; use --resume {} to finish it, or choose another --out",
+            dir.display(),
+            dir.display()
+        );
+    }
+    validate(&config)?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("creating output folder {}", dir.display()))?;
+    write_json(&dir.join("run.json"), &config)?;
+    run(config, dir, opts)
+}
+
+/// Finishes the run in `dir`: the games not yet in `games.csv` are played.
+///
+/// # Errors
+/// No run in `dir`, or a damaged CSV (named, with the line).
+pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
+    let config: RunConfig =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    run(config, dir, opts)
+}
+
+/// Checks a configuration against its variant (openings, piece values) before any file is
+/// written.
+fn validate(config: &RunConfig) -> Result<()> {
+    let kind = VariantKind::from_name(&config.variant)?;
+    with_variant!(kind, G => {
+        Openings::parse::<G>(&config.openings)?;
+        let kinds = G::start().material_kinds();
+        config.white.search_config(&kinds, 0)?;
+        config.black.search_config(&kinds, 0)?;
+    });
+    Ok(())
+}
+
+fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<()> {
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_string_pretty(v)? + "\n")
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Cuts an unfinished last line (a run killed mid-write) so the file ends on a whole row.
+/// Returns whether anything was cut.
+fn drop_partial_line(path: &Path) -> Result<bool> {
+    if !path.exists() {
+        return Ok(false);
+    }
+    let mut bytes = Vec::new();
+    File::open(path)?.read_to_end(&mut bytes)?;
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(false);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    OpenOptions::new()
+        .write(true)
+        .open(path)?
+        .set_len(keep as u64)?;
+    Ok(true)
+}
+
+/// Reads a CSV written by this tool, checking the header and every row's width.
+pub fn read_csv(path: &Path, header: &[String]) -> Result<Vec<Vec<String>>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(path)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let got: Vec<String> = reader
+        .headers()
+        .with_context(|| format!("reading {}", path.display()))?
+        .iter()
+        .map(String::from)
+        .collect();
+    if got != header {
+        bail!(
+            "{}: unexpected columns {:?}; expected {:?}",
+            path.display(),
+            got,
+            header
+        );
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in reader.records().enumerate() {
+        let rec = rec.with_context(|| format!("{}: line {}", path.display(), i + 2))?;
+        if rec.len() != header.len() {
+            bail!(
+                "{}: line {} has {} fields, expected {}",
+                path.display(),
+                i + 2,
+                rec.len(),
+                header.len()
+            );
+        }
+        rows.push(rec.iter().map(String::from).collect());
+    }
+    Ok(rows)
+}
+
+fn open_append(path: &Path, header: &[&str]) -> Result<csv::Writer<BufWriter<File>>> {
+    let fresh = !path.exists() || std::fs::metadata(path)?.len() == 0;
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(BufWriter::new(file));
+    if fresh {
+        w.write_record(header)?;
+        w.flush()?;
+    }
+    Ok(w)
+}
+
+/// The end-of-run figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Games in this folder.
+    pub games: u64,
+    /// Counts and intervals.
+    pub stats: crate::stats::Stats,
+    /// Mean plies.
+    pub mean_plies: f64,
+}
+
+impl Summary {
+    /// Computes the summary from `games.csv` rows (colours from White's point of view;
+    /// pairs from engine A's).
+    pub fn from_rows(rows: &[Vec<String>]) -> Summary {
+        let mut stats = crate::stats::Stats::default();
+        let mut plies = 0u64;
+        let mut by_pair: std::collections::BTreeMap<u64, Vec<(u64, f64)>> = Default::default();
+        for r in rows {
+            let result = match r[7].as_str() {
+                "1-0" => crate::stats::GameResult::WhiteWin,
+                "0-1" => crate::stats::GameResult::BlackWin,
+                _ => crate::stats::GameResult::Draw,
+            };
+            stats.add_game(result);
+            plies += r[9].parse::<u64>().unwrap_or(0);
+            let id: u64 = r[0].parse().unwrap_or(0);
+            let white_points = match result {
+                crate::stats::GameResult::WhiteWin => 1.0,
+                crate::stats::GameResult::Draw => 0.5,
+                crate::stats::GameResult::BlackWin => 0.0,
+            };
+            // Engine A is White in even games.
+            let a_points = if id % 2 == 0 {
+                white_points
+            } else {
+                1.0 - white_points
+            };
+            by_pair.entry(id / 2).or_default().push((id, a_points));
+        }
+        for games in by_pair.values() {
+            if let [a, b] = games.as_slice() {
+                stats.add_pair(a.1, b.1);
+            }
+        }
+        let games = rows.len() as u64;
+        Summary {
+            games,
+            stats,
+            mean_plies: if games > 0 {
+                plies as f64 / games as f64
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// One line for the terminal.
+    pub fn line(&self) -> String {
+        let s = &self.stats;
+        let (lo, hi) = s.score_interval(0.95);
+        format!(
+            "{} games: +{} ={} -{} (White's view)  White score {:.3} [{:.3}, {:.3}]  draws {:.1}%  mean plies {:.1}",
+            self.games,
+            s.white_wins,
+            s.draws,
+            s.black_wins,
+            s.white_score(),
+            lo,
+            hi,
+            100.0 * s.draw_rate(),
+            self.mean_plies
+        )
+    }
+}
+
+fn run(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    let kind = VariantKind::from_name(&config.variant)?;
+    config.threads = opts.threads;
+    with_variant!(kind, G => run_variant::<G>(config, dir, opts))
+}
+
+struct Job {
+    id: u64,
+    seed: u64,
+}
+
+#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
+fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    let openings = Openings::parse::<G>(&config.openings)?;
+    let kinds = G::start().material_kinds();
+    // Check both configurations against the variant before playing anything.
+    config.white.search_config(&kinds, 0)?;
+    config.black.search_config(&kinds, 0)?;
+    let header = games_header(&kinds);
+    let games_path = dir.join("games.csv");
+    let moves_path = dir.join("moves.csv");
+
+    if drop_partial_line(&games_path)? {
+        eprintln!("note: {} ended in an unfinished row (a killed run); it was dropped and its game is replayed", games_path.display());
+    }
+    let done_rows = if games_path.exists() {
+        read_csv(&games_path, &header)?
+    } else {
+        Vec::new()
+    };
+    let done: BTreeSet<u64> = done_rows
+        .iter()
+        .map(|r| r[0].parse().unwrap_or(u64::MAX))
+        .collect();
+    if config.record_moves {
+        // Moves of games without a finished row are replayed: drop them.
+        drop_partial_line(&moves_path)?;
+        if moves_path.exists() {
+            let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
+            let rows = read_csv(&moves_path, &mh)?;
+            let kept: Vec<&Vec<String>> = rows
+                .iter()
+                .filter(|r| done.contains(&r[0].parse().unwrap_or(u64::MAX)))
+                .collect();
+            if kept.len() != rows.len() {
+                rewrite(
+                    &moves_path,
+                    &MOVES_HEADER.map(String::from),
+                    kept.into_iter().cloned().collect(),
+                )?;
+            }
+        }
+    }
+
+    let jobs: Vec<Job> = (0..config.games)
+        .filter(|&id| config.in_shard(id) && !done.contains(&id))
+        .map(|id| Job {
+            id,
+            seed: game_seed(config.seed, id),
+        })
+        .collect();
+    let total_in_shard = (0..config.games).filter(|&id| config.in_shard(id)).count() as u64;
+
+    let bar = if opts.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total_in_shard)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(done.len() as u64);
+
+    let mut games_out = open_append(
+        &games_path,
+        &header.iter().map(String::as_str).collect::<Vec<_>>(),
+    )?;
+    let mut moves_out = if config.record_moves {
+        Some(open_append(&moves_path, &MOVES_HEADER)?)
+    } else {
+        None
+    };
+    let mut all_rows = done_rows;
+    let mut live = Summary::from_rows(&all_rows);
+    bar.set_message(live_message(&live));
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .build()?;
+    let (tx, rx) = mpsc::channel::<(u64, Vec<String>, Vec<Vec<String>>)>();
+    let defaults = config.default_limits();
+    let cfg = &config;
+    let openings = &openings;
+    let kinds_ref = &kinds;
+    let write_result: Result<()> = std::thread::scope(|scope| {
+        scope.spawn(move || {
+            pool.install(|| {
+                jobs.par_iter().for_each_with(tx, |tx, job| {
+                    let t = Instant::now();
+                    let pair = job.id / 2;
+                    let (start, opening) =
+                        openings.opening::<G>(pair, game_seed(cfg.seed, pair * 2));
+                    let (a, b) = (&cfg.white, &cfg.black);
+                    let (wcfg, bcfg) = if job.id % 2 == 0 { (a, b) } else { (b, a) };
+                    // Configurations were validated above.
+                    let mut ws =
+                        Searcher::new(wcfg.search_config(kinds_ref, job.seed).unwrap_or_default());
+                    let mut bs = Searcher::new(
+                        bcfg.search_config(kinds_ref, job.seed ^ 1)
+                            .unwrap_or_default(),
+                    );
+                    let players = Players {
+                        white: (&mut ws, wcfg.limits(defaults)),
+                        black: (&mut bs, bcfg.limits(defaults)),
+                    };
+                    let out = play_game(start.clone(), players, cfg.adjudication, cfg.record_moves);
+                    let row = game_row(
+                        cfg,
+                        job,
+                        pair,
+                        &opening,
+                        (wcfg, bcfg),
+                        &out,
+                        kinds_ref.len(),
+                        t.elapsed().as_millis(),
+                    );
+                    let moves = moves_rows(job.id, &out);
+                    let _ = tx.send((job.id, row, moves));
+                });
+            });
+        });
+        for (_, row, moves) in rx {
+            if let Some(w) = moves_out.as_mut() {
+                for m in &moves {
+                    w.write_record(m)?;
+                }
+                w.flush()?;
+            }
+            games_out.write_record(&row)?;
+            games_out.flush()?;
+            all_rows.push(row);
+            live = Summary::from_rows(&all_rows);
+            bar.set_message(live_message(&live));
+            bar.inc(1);
+        }
+        Ok(())
+    });
+    write_result?;
+    bar.finish_and_clear();
+    drop(games_out);
+    drop(moves_out);
+
+    // Complete: rewrite sorted by game id, so output does not depend on finishing order.
+    if all_rows.len() as u64 == total_in_shard {
+        all_rows.sort_by_key(|r| r[0].parse::<u64>().unwrap_or(u64::MAX));
+        rewrite(&games_path, &header, all_rows.clone())?;
+        if config.record_moves {
+            let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
+            let mut rows = read_csv(&moves_path, &mh)?;
+            rows.sort_by_key(|r| {
+                (
+                    r[0].parse::<u64>().unwrap_or(u64::MAX),
+                    r[1].parse::<u64>().unwrap_or(0),
+                )
+            });
+            rewrite(&moves_path, &mh, rows)?;
+        }
+        config.finished = Some(now());
+        write_json(&dir.join("run.json"), &config)?;
+    }
+    Ok(Summary::from_rows(&all_rows))
+}
+
+fn live_message(s: &Summary) -> String {
+    let st = &s.stats;
+    format!(
+        "+{} ={} -{}  White {:.3}",
+        st.white_wins,
+        st.draws,
+        st.black_wins,
+        st.white_score()
+    )
+}
+
+/// Writes a whole CSV through a temporary file and a rename, so it is never half written.
+pub fn rewrite(path: &Path, header: &[String], rows: Vec<Vec<String>>) -> Result<()> {
+    let tmp: PathBuf = path.with_extension("csv.tmp");
+    {
+        let mut w =
+            csv::Writer::from_path(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+        w.write_record(header)?;
+        for r in rows {
+            w.write_record(&r)?;
+        }
+        w.flush()?;
+    }
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn game_row(
+    cfg: &RunConfig,
+    job: &Job,
+    pair: u64,
+    opening: &str,
+    (w, b): (&EngineConfig, &EngineConfig),
+    out: &GameOutcome,
+    nkinds: usize,
+    ms: u128,
+) -> Vec<String> {
+    let mut row = vec![
+        job.id.to_string(),
+        pair.to_string(),
+        job.seed.to_string(),
+        cfg.variant.clone(),
+        opening.to_string(),
+        w.name.clone(),
+        b.name.clone(),
+        out.end.result().to_string(),
+        out.end.reason().to_string(),
+        out.plies.to_string(),
+    ];
+    for side in [Color::White, Color::Black] {
+        for k in 0..nkinds {
+            row.push(out.material[side.index()][k].to_string());
+        }
+    }
+    row.push(ms.to_string());
+    row
+}
+
+fn moves_rows(game_id: u64, out: &GameOutcome) -> Vec<Vec<String>> {
+    out.moves
+        .iter()
+        .enumerate()
+        .map(|(ply, p)| {
+            let n = p.material[0]
+                .iter()
+                .rposition(|&c| c != 0)
+                .map_or(0, |i| i + 1)
+                .max(
+                    p.material[1]
+                        .iter()
+                        .rposition(|&c| c != 0)
+                        .map_or(0, |i| i + 1),
+                );
+            let side = |c: usize| {
+                p.material[c][..n]
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join("-")
+            };
+            vec![
+                game_id.to_string(),
+                (ply + 1).to_string(),
+                p.mv.clone(),
+                p.side.name().to_string(),
+                format!("{}/{}", side(0), side(1)),
+                p.eval_white.to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// Combines shard folders into `out`, refusing folders from different studies.
+///
+/// # Errors
+/// Mismatched configurations, a game present twice, an unreadable folder.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
+    if dirs.is_empty() {
+        bail!("merge needs at least one folder");
+    }
+    let mut first: Option<RunConfig> = None;
+    let mut rows = Vec::new();
+    let mut moves = Vec::new();
+    let mut header = Vec::new();
+    for d in dirs {
+        let path = d.join("run.json");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("{}: no run.json", d.display()))?;
+        let c: RunConfig =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+        match &first {
+            None => first = Some(c.clone()),
+            Some(f) if f.identity() != c.identity() => {
+                bail!(
+                    "{} was played with a different configuration than {}; refusing to merge",
+                    d.display(),
+                    dirs[0].display()
+                )
+            }
+            _ => {}
+        }
+        let kind = VariantKind::from_name(&c.variant)?;
+        header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
+        drop_partial_line(&d.join("games.csv"))?;
+        rows.extend(read_csv(&d.join("games.csv"), &header)?);
+        if c.record_moves {
+            let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
+            moves.extend(read_csv(&d.join("moves.csv"), &mh)?);
+        }
+    }
+    let mut config = first.expect("at least one folder");
+    rows.sort_by_key(|r| r[0].parse::<u64>().unwrap_or(u64::MAX));
+    for w in rows.windows(2) {
+        if w[0][0] == w[1][0] {
+            bail!(
+                "game {} appears in two folders; shards must be disjoint",
+                w[0][0]
+            );
+        }
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    config.shard = None;
+    config.finished = if rows.len() as u64 == config.games {
+        Some(now())
+    } else {
+        None
+    };
+    write_json(&out.join("run.json"), &config)?;
+    rewrite(&out.join("games.csv"), &header, rows.clone())?;
+    if config.record_moves {
+        moves.sort_by_key(|r| {
+            (
+                r[0].parse::<u64>().unwrap_or(u64::MAX),
+                r[1].parse::<u64>().unwrap_or(0),
+            )
+        });
+        rewrite(
+            &out.join("moves.csv"),
+            &MOVES_HEADER.map(String::from),
+            moves,
+        )?;
+    }
+    Ok(Summary::from_rows(&rows))
+}

@@ -1,0 +1,273 @@
+//! Tournaments end to end: reproducible across thread counts, resumable after a kill,
+//! shardable and mergeable, with clear errors on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn variantlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("variantlab-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A CSV's rows without the timing column, for comparing runs.
+fn rows_without_timing(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| l.rsplit_once(',').map_or(l, |(a, _)| a).to_string())
+        .collect()
+}
+
+fn play(dir: &Path, extra: &[&str]) -> Output {
+    play_n(dir, "12", extra)
+}
+
+fn play_n(dir: &Path, games: &str, extra: &[&str]) -> Output {
+    let d = dir.to_str().unwrap();
+    let mut args = vec![
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--out",
+        d,
+        "--quiet",
+        "--record-moves",
+    ];
+    args.extend_from_slice(extra);
+    variantlab(&args)
+}
+
+#[test]
+fn same_seed_same_games_whatever_the_thread_count() {
+    let (a, b) = (tmp("t1"), tmp("t2"));
+    assert!(play(&a, &["--threads", "1"]).status.success());
+    assert!(play(&b, &["--threads", "2"]).status.success());
+    let rows = rows_without_timing(&a.join("games.csv"));
+    assert_eq!(rows.len(), 13);
+    assert_eq!(rows, rows_without_timing(&b.join("games.csv")));
+    assert_eq!(
+        std::fs::read(a.join("moves.csv")).unwrap(),
+        std::fs::read(b.join("moves.csv")).unwrap()
+    );
+    // The two games of a pair start from the same opening, colours swapped.
+    let g0: Vec<&str> = rows[1].split(',').collect();
+    let g1: Vec<&str> = rows[2].split(',').collect();
+    assert_eq!((g0[1], g1[1]), ("0", "0"));
+    assert_eq!(g0[4], g1[4]);
+}
+
+#[test]
+fn a_killed_run_resumes_without_losing_or_repeating_games() {
+    let full = tmp("full");
+    assert!(play_n(&full, "80", &[]).status.success());
+
+    let dir = tmp("killed");
+    let d = dir.to_str().unwrap().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args([
+            "play",
+            "--variant",
+            "chess",
+            "--games",
+            "80",
+            "--nodes",
+            "300",
+            "--out",
+            &d,
+            "--quiet",
+            "--record-moves",
+            "--threads",
+            "1",
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    loop {
+        let n = std::fs::read_to_string(dir.join("games.csv")).map_or(0, |s| s.lines().count());
+        if n >= 4 || t.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    let partial = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let done_before = partial.lines().count() - 1;
+    // Simulate a row cut in half by the kill.
+    std::fs::write(
+        dir.join("games.csv"),
+        format!("{partial}41,20,123,chess,trunc"),
+    )
+    .unwrap();
+
+    let o = variantlab(&["play", "--resume", &d, "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(done_before < 80, "the run was killed before it finished");
+    assert_eq!(
+        rows_without_timing(&dir.join("games.csv")),
+        rows_without_timing(&full.join("games.csv"))
+    );
+    assert_eq!(
+        std::fs::read(dir.join("moves.csv")).unwrap(),
+        std::fs::read(full.join("moves.csv")).unwrap()
+    );
+}
+
+#[test]
+fn shards_merge_into_the_single_run() {
+    let single = tmp("single");
+    assert!(play(&single, &[]).status.success());
+    let shards: Vec<PathBuf> = (1..=3).map(|i| tmp(&format!("shard{i}"))).collect();
+    for (i, s) in shards.iter().enumerate() {
+        let spec = format!("{}/3", i + 1);
+        let o = play(s, &["--shard", &spec]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let merged = tmp("merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    args.extend(shards.iter().map(|s| s.to_str().unwrap()));
+    let o = variantlab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        rows_without_timing(&merged.join("games.csv")),
+        rows_without_timing(&single.join("games.csv"))
+    );
+    assert_eq!(
+        std::fs::read(merged.join("moves.csv")).unwrap(),
+        std::fs::read(single.join("moves.csv")).unwrap()
+    );
+
+    // A folder from a different study is refused.
+    let other = tmp("other");
+    assert!(play(&other, &["--seed", "2", "--shard", "1/3"])
+        .status
+        .success());
+    let o = variantlab(&[
+        "merge",
+        "--out",
+        tmp("bad").to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("different configuration"));
+}
+
+#[test]
+fn bad_input_is_reported_clearly() {
+    let err = |args: &[&str]| String::from_utf8_lossy(&variantlab(args).stderr).into_owned();
+    let out = tmp("bad-input");
+    let d = out.to_str().unwrap();
+    assert!(
+        err(&["play", "--variant", "xiangqi", "--games", "2", "--out", d])
+            .contains("unknown variant \"xiangqi\"")
+    );
+    assert!(err(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--shard",
+        "4/3",
+        "--out",
+        d
+    ])
+    .contains("need 1 <= I <= N"));
+    assert!(err(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--openings",
+        "random-plies:x",
+        "--out",
+        d
+    ])
+    .contains("not a number of plies"));
+    let book = std::env::temp_dir().join(format!("variantlab-book-{}.txt", std::process::id()));
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a position\n",
+    )
+    .unwrap();
+    let e = err(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--openings",
+        book.to_str().unwrap(),
+        "--out",
+        d,
+    ]);
+    assert!(e.contains(", line 2"), "{e}");
+    let cfg = std::env::temp_dir().join(format!("variantlab-cfg-{}.json", std::process::id()));
+    std::fs::write(&cfg, r#"{"name": "x", "values": {"dragon": 5}}"#).unwrap();
+    let e = err(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--white",
+        cfg.to_str().unwrap(),
+        "--out",
+        d,
+    ]);
+    assert!(e.contains("unknown piece \"dragon\""), "{e}");
+    std::fs::write(&cfg, r#"{"name": "x", "nodez": 5}"#).unwrap();
+    let e = err(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--white",
+        cfg.to_str().unwrap(),
+        "--out",
+        d,
+    ]);
+    assert!(e.contains("unknown field `nodez`"), "{e}");
+    assert!(err(&["play", "--resume", "/nonexistent/variantlab"]).contains("no run.json there"));
+    // An unwritable output folder.
+    let e = err(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--out",
+        "/proc/variantlab-no",
+    ]);
+    assert!(e.contains("creating output folder"), "{e}");
+    // A damaged CSV is named with its line on resume.
+    let dir = tmp("damaged");
+    assert!(play_n(&dir, "4", &[]).status.success());
+    let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut lines: Vec<&str> = csv.lines().collect();
+    lines[2] = "1,0,5";
+    std::fs::write(dir.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    std::fs::remove_file(dir.join("games.csv")).ok();
+    std::fs::write(dir.join("games.csv"), lines[..3].join("\n") + "\n").unwrap();
+    let e = err(&["play", "--resume", dir.to_str().unwrap(), "--quiet"]);
+    assert!(e.contains("line 3 has 3 fields"), "{e}");
+    // Starting over an existing run is refused rather than overwriting it.
+    let e = String::from_utf8_lossy(&play(&dir, &[]).stderr).into_owned();
+    assert!(e.contains("already holds a run"), "{e}");
+}
