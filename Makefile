@@ -10,7 +10,10 @@ help: ## List the targets
 build: ## Build the variantlab command (release)
 	$(CARGO) build --release -p variantlab-selfplay
 
-run: build ## The default job: perft on the start position of every implemented variant
+run: build ## The default job: a small self-play balance study of every variant (CSVs + summary in out/study)
+	$(BIN) study --out out/study
+
+perft-all: build ## Perft on the start position of every implemented variant
 	$(BIN) perft-all --depth 5
 
 test: ## Format check, clippy, and the whole test suite (optimised)

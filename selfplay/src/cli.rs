@@ -111,6 +111,19 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// The engine signature (total nodes of a fixed-depth search over fixed positions) and
+    /// speed: search nodes per second and perft leaves per second.
+    Bench {
+        /// A variant name or `all`.
+        #[arg(long, default_value = "all")]
+        variant: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Only the search signature, no perft timing.
+        #[arg(long)]
+        no_perft: bool,
+    },
     /// Run perft on the start position of every variant.
     PerftAll {
         /// Depth for every variant.
@@ -399,6 +412,41 @@ pub fn run() -> Result<()> {
             seed,
             quiet,
         } => study(games, nodes, threads, out, seed, quiet),
+        Command::Bench {
+            variant,
+            json,
+            no_perft,
+        } => {
+            let kinds = if variant == "all" {
+                VariantKind::ALL.to_vec()
+            } else {
+                vec![VariantKind::from_name(&variant)?]
+            };
+            let results: Vec<_> = kinds
+                .into_iter()
+                .map(|k| crate::bench::run(k, !no_perft))
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&results)?);
+            } else {
+                for r in &results {
+                    println!(
+                        "{:<22} signature {:>10}  search {:>6.2} M nodes/s  perft({}) {:>11}  {:>6.1} M leaves/s",
+                        r.variant,
+                        r.nodes,
+                        r.nps / 1e6,
+                        r.perft_depth,
+                        r.perft_nodes,
+                        r.perft_nps / 1e6
+                    );
+                }
+                println!(
+                    "total signature {}",
+                    results.iter().map(|r| r.nodes).sum::<u64>()
+                );
+            }
+            Ok(())
+        }
         Command::PerftAll { depth } => {
             for kind in VariantKind::ALL {
                 perft_cmd(kind.name(), depth, None, false, false)?;

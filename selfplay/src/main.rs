@@ -1,5 +1,6 @@
 //! `variantlab`: the command line of the toolkit.
 
+mod bench;
 mod cli;
 mod config;
 mod openings;

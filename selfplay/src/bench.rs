@@ -1,0 +1,101 @@
+//! `variantlab bench`: the engine's signature and speed.
+//!
+//! A fixed set of positions per variant is searched to a fixed depth with a fresh searcher
+//! each; the total node count is the signature (any functional change to move generation,
+//! ordering, evaluation or search alters it). The expected signatures live in
+//! `bench/signature.txt` and a test compares them, so an unintended change fails CI and an
+//! intended one is a one-line update with a reason in the commit.
+
+use std::time::Instant;
+use variantlab_engine::game::Game;
+use variantlab_engine::moves::MoveBuf;
+use variantlab_engine::perft::perft;
+use variantlab_engine::search::{Limits, SearchConfig, Searcher};
+use variantlab_engine::zobrist::SplitMix64;
+use variantlab_engine::{with_variant, VariantKind};
+
+/// Extra positions for the calibration variant (published perft positions).
+const CHESS: &[&str] = &[
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+];
+
+/// Search depth of the signature.
+pub const DEPTH: u32 = 6;
+
+/// One variant's figures.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BenchResult {
+    /// Variant name.
+    pub variant: String,
+    /// Positions searched.
+    pub positions: usize,
+    /// Total search nodes: the signature.
+    pub nodes: u64,
+    /// Search nodes per second.
+    pub nps: f64,
+    /// Perft leaves of the start position at `perft_depth`.
+    pub perft_nodes: u64,
+    /// Depth of that perft.
+    pub perft_depth: u32,
+    /// Perft leaves per second.
+    pub perft_nps: f64,
+}
+
+/// The bench positions of a game type: the start, then positions after 8, 16, 24 and 32
+/// seeded random plies (so every variant gets middle-game positions with no hand-picking),
+/// then any fixed extras.
+pub fn positions<G: Game>(extras: &[&str]) -> Vec<G> {
+    let mut out = vec![G::start()];
+    let mut rng = SplitMix64(0xbe9c);
+    for target in [8, 16, 24, 32] {
+        let mut pos = G::start();
+        for _ in 0..target {
+            let mut moves = G::Moves::default();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves.as_ref()[(rng.next() % moves.len() as u64) as usize]);
+        }
+        out.push(pos);
+    }
+    out.extend(extras.iter().filter_map(|t| G::from_text(t).ok()));
+    out
+}
+
+/// Runs the bench for one variant; `with_perft` adds the perft leaf rate.
+pub fn run(kind: VariantKind, with_perft: bool) -> BenchResult {
+    with_variant!(kind, G => {
+        let extras: &[&str] = if kind == VariantKind::Chess { CHESS } else { &[] };
+        let list = positions::<G>(extras);
+        let t = Instant::now();
+        let mut nodes = 0;
+        for p in &list {
+            let mut s = Searcher::new(SearchConfig::default());
+            nodes += s.search(p, &[], Limits::depth(DEPTH)).nodes;
+        }
+        let secs = t.elapsed().as_secs_f64().max(1e-9);
+        // Perft from the start, one ply deeper while the last took under 0.1 s (so the
+        // measured run lasts about 0.2 to 5 s on every board).
+        let start = G::start();
+        let (mut depth, mut perft_nodes, mut perft_secs) = (0, 0, 1e-9);
+        while with_perft && perft_secs < 0.1 && depth < 8 {
+            depth += 1;
+            let t = Instant::now();
+            perft_nodes = perft(&start, depth);
+            perft_secs = t.elapsed().as_secs_f64().max(1e-9);
+        }
+        BenchResult {
+            variant: kind.name().to_string(),
+            positions: list.len(),
+            nodes,
+            nps: nodes as f64 / secs,
+            perft_nodes,
+            perft_depth: depth,
+            perft_nps: perft_nodes as f64 / perft_secs,
+        }
+    })
+}
