@@ -2,7 +2,6 @@
 //! faster but wrong generator cannot post a figure.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use variantlab_engine::moves::MoveList;
 use variantlab_engine::perft::perft;
 use variantlab_engine::{with_variant, VariantKind};
 
@@ -15,7 +14,8 @@ const CASES: &[(&str, Option<&str>, u32, u64)] = &[
         3,
         97_862,
     ),
-    ("dream-chess-46", None, 4, 0),
+    ("dream-chess-46", None, 5, 778_735),
+    ("extreme-2d", None, 5, 137_200),
 ];
 
 fn bench_perft(c: &mut Criterion) {
@@ -44,9 +44,9 @@ fn bench_movegen(c: &mut Criterion) {
             let pos = G::start();
             group.bench_function(kind.name(), |b| {
                 b.iter(|| {
-                    let mut list = MoveList::default();
+                    let mut list = <G as variantlab_engine::Game>::Moves::default();
                     pos.legal_moves(&mut list);
-                    list.len()
+                    list.as_ref().len()
                 })
             });
         });

@@ -64,6 +64,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn positional(&self) -> i32 {
         0
     }
+    /// The position with one piece of material kind `kind` removed from `color` (the
+    /// lowest-numbered such cell), for material-odds games; `None` where the variant cannot
+    /// remove that kind (a royal piece, a kind not on the board, or not supported).
+    fn without_material(&self, _color: Color, _kind: usize) -> Option<Self> {
+        None
+    }
     /// The position in the variant's text format.
     fn to_text(&self) -> String;
     /// A move in the variant's coordinate notation.

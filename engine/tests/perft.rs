@@ -89,3 +89,8 @@ fn perft_chess() {
 fn perft_dream46() {
     run_suite("dream-chess-46");
 }
+
+#[test]
+fn perft_extreme2d() {
+    run_suite("extreme-2d");
+}

@@ -430,14 +430,21 @@ pub fn run() -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&results)?);
             } else {
                 for r in &results {
+                    let perft = if r.perft_depth == 0 {
+                        String::new()
+                    } else {
+                        format!(
+                            "  perft({}) {:>11}  {:>6.1} M leaves/s",
+                            r.perft_depth,
+                            r.perft_nodes,
+                            r.perft_nps / 1e6
+                        )
+                    };
                     println!(
-                        "{:<22} signature {:>10}  search {:>6.2} M nodes/s  perft({}) {:>11}  {:>6.1} M leaves/s",
+                        "{:<22} signature {:>10}  search {:>6.2} M nodes/s{perft}",
                         r.variant,
                         r.nodes,
-                        r.nps / 1e6,
-                        r.perft_depth,
-                        r.perft_nodes,
-                        r.perft_nps / 1e6
+                        r.nps / 1e6
                     );
                 }
                 println!(
@@ -463,23 +470,23 @@ fn variant(name: &str) -> Result<VariantKind> {
 fn variants(json: bool) -> Result<()> {
     let mut rows = Vec::new();
     for kind in VariantKind::ALL {
-        let spec = kind.spec();
-        let (files, ranks, levels) = spec.topology.dims();
+        let info = kind.info();
+        let (files, ranks, levels) = info.dims;
         rows.push(serde_json::json!({
-            "name": spec.name,
-            "title": spec.title,
+            "name": info.name,
+            "title": info.title,
             "files": files,
             "ranks": ranks,
             "levels": levels,
-            "cells": spec.topology.num_cells(),
-            "rules": spec.rules_file,
-            "notes": spec.notes,
+            "cells": info.cells,
+            "rules": info.rules_file,
+            "notes": info.notes,
         }));
         if !json {
             println!(
-                "{:<16} {:<18} {}x{}{} board, {} cells  (rules: {})",
-                spec.name,
-                spec.title,
+                "{:<22} {:<26} {}x{}{} board, {} cells  (rules: {})",
+                info.name,
+                info.title,
                 files,
                 ranks,
                 if levels > 1 {
@@ -487,11 +494,11 @@ fn variants(json: bool) -> Result<()> {
                 } else {
                     String::new()
                 },
-                spec.topology.num_cells(),
-                spec.rules_file
+                info.cells,
+                info.rules_file
             );
-            for note in spec.notes {
-                println!("{:<16} - {note}", "");
+            for note in info.notes {
+                println!("{:<22} - {note}", "");
             }
         }
     }

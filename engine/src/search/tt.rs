@@ -16,16 +16,23 @@ pub enum Bound {
     Upper,
 }
 
-/// One stored search result.
+/// One stored search result: 10 bytes, all fields 2-byte aligned, so three fit a cluster.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 struct Entry {
     key: u16,
+    /// The move's 32 bits as two halves (a `u32` would align the entry to 12 bytes).
+    mv: [u16; 2],
+    score: i16,
     depth: u8,
     /// Bound in the low 2 bits, generation in the high 6.
     flags: u8,
-    mv: u32,
-    score: i16,
+}
+
+impl Entry {
+    fn mv(&self) -> u32 {
+        self.mv[0] as u32 | (self.mv[1] as u32) << 16
+    }
 }
 
 /// Three entries plus padding: 32 bytes, half a cache line.
@@ -95,7 +102,7 @@ impl TranspositionTable {
             .iter()
             .find(|e| e.key == check && e.flags != 0)
             .map(|e| TtHit {
-                mv: (e.mv != 0).then(|| Move::from_raw(e.mv)),
+                mv: (e.mv() != 0).then(|| Move::from_raw(e.mv())),
                 score: from_tt(e.score as i32, ply),
                 depth: e.depth as u32,
                 bound: match e.flags & 3 {
@@ -147,10 +154,13 @@ impl TranspositionTable {
             key: check,
             depth: depth.min(255) as u8,
             flags: b | generation << 2,
-            mv: if keep_move {
-                e.mv
-            } else {
-                mv.map_or(0, |m| m.raw())
+            mv: {
+                let raw = if keep_move {
+                    e.mv()
+                } else {
+                    mv.map_or(0, |m| m.raw())
+                };
+                [raw as u16, (raw >> 16) as u16]
             },
             score: to_tt(score, ply) as i16,
         };

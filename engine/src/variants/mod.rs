@@ -5,6 +5,7 @@
 
 pub mod chess;
 pub mod dream46;
+pub mod extreme2d;
 
 use crate::bitboard::Bitboard;
 use crate::game::{Game, Material, MAX_KINDS};
@@ -24,6 +25,39 @@ pub enum VariantKind {
     Chess,
     /// Dream Chess 46.
     Dream46,
+    /// Extreme 2D Chess (stacks).
+    Extreme2d,
+}
+
+/// What `variantlab variants` says about a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// Command-line name.
+    pub name: &'static str,
+    /// Title for reports.
+    pub title: &'static str,
+    /// The rules file under `shared/rules/`.
+    pub rules_file: &'static str,
+    /// Files, ranks, levels of the bounding box.
+    pub dims: (u8, u8, u8),
+    /// Cells that exist.
+    pub cells: usize,
+    /// Reconstructions and decisions.
+    pub notes: &'static [&'static str],
+}
+
+impl VariantInfo {
+    /// The information of a chess-family variant, read off its description.
+    pub fn of_spec(spec: &VariantSpec) -> VariantInfo {
+        VariantInfo {
+            name: spec.name,
+            title: spec.title,
+            rules_file: spec.rules_file,
+            dims: spec.topology.dims(),
+            cells: spec.topology.num_cells(),
+            notes: spec.notes,
+        }
+    }
 }
 
 /// A variant name that is not implemented.
@@ -36,18 +70,27 @@ pub struct UnknownVariant {
 
 impl VariantKind {
     /// All implemented variants, in the order listed to users.
-    pub const ALL: [VariantKind; 2] = [VariantKind::Chess, VariantKind::Dream46];
+    pub const ALL: [VariantKind; 3] = [
+        VariantKind::Chess,
+        VariantKind::Dream46,
+        VariantKind::Extreme2d,
+    ];
 
     /// Command-line name.
     pub fn name(self) -> &'static str {
-        self.spec().name
+        match self {
+            VariantKind::Chess => "chess",
+            VariantKind::Dream46 => "dream-chess-46",
+            VariantKind::Extreme2d => "extreme-2d",
+        }
     }
 
-    /// The variant's description.
-    pub fn spec(self) -> &'static VariantSpec {
+    /// Board, cells and the reconstructions and decisions of the variant.
+    pub fn info(self) -> VariantInfo {
         match self {
-            VariantKind::Chess => &Chess::rules().spec,
-            VariantKind::Dream46 => &Dream46::rules().spec,
+            VariantKind::Chess => VariantInfo::of_spec(&Chess::rules().spec),
+            VariantKind::Dream46 => VariantInfo::of_spec(&Dream46::rules().spec),
+            VariantKind::Extreme2d => extreme2d::INFO,
         }
     }
 
@@ -87,6 +130,12 @@ macro_rules! with_variant {
                 #[allow(unused_imports)]
                 use $crate::Game as _;
                 type $G = $crate::position::Position<$crate::variants::Dream46>;
+                $body
+            }
+            $crate::variants::VariantKind::Extreme2d => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::variants::extreme2d::Extreme2d;
                 $body
             }
         }
@@ -178,6 +227,22 @@ impl<V: Variant> Game for Position<V> {
     }
     fn positional(&self) -> i32 {
         crate::eval::positional(self)
+    }
+    fn without_material(&self, color: Color, kind: usize) -> Option<Self> {
+        let role = crate::Role(u8::try_from(kind).ok()?);
+        if kind >= V::rules().spec.pieces.len() || role == V::rules().king {
+            return None;
+        }
+        let sq = self.pieces(color, role).lsb()?;
+        let mut p = *self;
+        p.take(sq);
+        let z = &V::rules().zobrist;
+        p.hash ^= z.castling(p.castling);
+        p.castling &= V::rules().castling_keep[sq.index()];
+        p.hash ^= z.castling(p.castling);
+        // A removal that exposes the side not to move to check is no start position.
+        let k = p.king(!p.turn)?;
+        (!p.is_attacked(k, p.turn)).then_some(p)
     }
     fn to_text(&self) -> String {
         Position::to_text(self)

@@ -1,0 +1,1380 @@
+//! Extreme 2D Chess (Larry L. Smith, 2008): `shared/rules/extreme-2d-chess.md`.
+//!
+//! # Rules in brief
+//!
+//! A 10x10 board (files `a`–`j`, ranks `1`–`10`). Every occupied cell holds one **stack**: an
+//! ownership disc on top (plain, Heir or King) and up to two power discs of each colour beneath
+//! it: red (Rook slide; two reds: orthogonal *area* moves), blue (Bishop slide; two blues:
+//! diagonal area moves), yellow (Knight leap; two yellows: Nightrider). A plain disc without
+//! powers is a Pawn (one step forward, which also captures); a King or Heir adds a one-step
+//! move in all eight directions. A stack's moves are the union of its components. A capturer
+//! absorbs the victim's power discs (capped at two per colour), keeps its own role, and a
+//! captured Heir goes to its owner's reserve. A Pawn's non-capturing step onto the last rank
+//! is legal only while its owner's Heir is in reserve and then promotes to that Heir. When the
+//! King is in check and the Heir is on the board, the King and Heir discs may swap cells. Each
+//! side's first turn is placing its King and Heir on the empty c/h cells of its first rank.
+//! Legal = the own King is not attacked afterwards. Checkmate wins; stalemate, the 100-ply
+//! rule, threefold repetition and two bare power-less Kings draw.
+//!
+//! The decisions of the rules file are used as written; each is marked `[Xn]` where it is
+//! implemented: i9 for Black's fourth yellow \[X1\], placement of both royals as the whole first
+//! turn \[X2\], the Pawn's forward capture \[X3\], promotion \[X4\], absorption and caps \[X5\], the
+//! swap only in check \[X6\], area moves with capture on the destination and diagonal areas
+//! entirely on the board \[X7\], doubled discs extending single ones \[X8\], the yellow leap as a
+//! Knight \[X9\], two yellows as a Nightrider \[X10\], the captured Heir going to the reserve
+//! \[X11\], no castling / en passant / double step \[X12\], the draw rules \[X13\]. The optional
+//! "one disc per colour" beginner rule \[X14\] is not offered.
+//!
+//! Decisions of this file (not in the rules file): the text format and move texts below; a
+//! position text is refused when it could not arise (see below); placement and Heir-reserve
+//! status follow from the board, so the Zobrist key of the board, plus the side to move,
+//! covers everything the repetition rule compares; placements count as tactical moves (they
+//! are drops); the dead position of \[X13\] is reported as insufficient material.
+//!
+//! ```
+//! use variantlab_engine::{perft::perft, variants::extreme2d::Extreme2d, Game};
+//! let start = Extreme2d::start();
+//! assert_eq!(perft(&start, 3), 128);
+//! let p = Extreme2d::from_text("White: Ka1, (rr)h8. Black: Kj10. Black to move.").unwrap();
+//! assert!(p.in_check());
+//! ```
+//!
+//! # Position text
+//!
+//! `<board> <side> [<halfmove> <fullmove>]`, FEN-like:
+//!
+//! * `board`: ranks 10 down to 1 separated by `/`, each rank files `a` to `j`. A run of empty
+//!   cells is its length (`1`–`10`, written as one number). A stack is either one ownership
+//!   letter — `P` plain (a Pawn), `H` Heir, `K` King for White, `p`, `h`, `k` for Black — or a
+//!   bracketed disc list `[...]` holding exactly one ownership letter and the power discs
+//!   `r`, `b`, `y` (at most two of each): `[Pr]` a White Rook, `[prb]` a Black Queen,
+//!   `[Krr]` a White King with two reds. Output is canonical: a bare letter when the stack
+//!   has no power discs, otherwise `[` ownership letter, reds, blues, yellows `]`; any order is
+//!   accepted inside the brackets.
+//! * `side`: `w` or `b`. Halfmove clock and fullmove number default to `0` and `1`.
+//!
+//! Everything else is read off the board: a side without a King on the board has not placed
+//! its King and Heir yet; a side with a King but no Heir on the board has its Heir in reserve.
+//! The start position is
+//! `[pr][pb]1[pb][pr][pr][pb]1[pb][pr]/1[py]1[py]2[py]1[py]1/pppppppppp/10/10/10/10/PPPPPPPPPP/1[Py]1[Py]2[Py]1[Py]1/[Pr][Pb]1[Pb][Pr][Pr][Pb]1[Pb][Pr] w 0 1`.
+//!
+//! [`Extreme2d::from_text`](crate::Game::from_text) also accepts the piece-list form of the
+//! rules file's test positions: `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.`
+//!
+//! Impossible positions are refused with [`PositionError::Setup`]: a stack without or with two
+//! ownership discs (`[Kp]`, a King stack holding a Pawn disc), three discs of one colour, two
+//! Kings or two Heirs of one side, an Heir without its King, more than 22 plain discs of a side
+//! or more than 8 discs of one colour on the board, occupied placement cells of an unplaced
+//! side, an impossible turn for the placement state, or the side not to move in check.
+//!
+//! # Move text
+//!
+//! * moves and captures: origin and destination, `e3e4`, `a1c10`;
+//! * promotion: the Pawn step followed by `h`: `e9e10h`;
+//! * placement: `K@c1,H@h1` (King cell first);
+//! * King–Heir swap: `e1<>h5` (King cell first; quote it in a shell).
+
+use crate::bitboard::Bb128;
+use crate::error::PositionError;
+use crate::game::{Game, Material, MAX_KINDS};
+use crate::moves::{Move, MoveKind};
+use crate::zobrist::SplitMix64;
+use crate::{Color, Role, Square};
+use arrayvec::ArrayVec;
+use std::sync::OnceLock;
+
+/// Number of cells.
+const N: usize = 100;
+/// Board width and height.
+const W: usize = 10;
+
+// A stack is a `u16`: bits 0–1 red discs, 2–3 blue, 4–5 yellow, 6–7 role (plain, Heir,
+// King), bit 8 owner (0 White), bit 9 set on every stack (0 = empty cell).
+const PRESENT: u16 = 1 << 9;
+const ROLE_SHIFT: u16 = 6;
+const OWNER_SHIFT: u16 = 8;
+const PLAIN: u16 = 0;
+const HEIR: u16 = 1;
+const KING: u16 = 2;
+const POWERS: u16 = 0x3f;
+const NO_SQ: u8 = 255;
+
+#[inline]
+fn stack(owner: usize, role: u16, r: u16, b: u16, y: u16) -> u16 {
+    PRESENT | (owner as u16) << OWNER_SHIFT | role << ROLE_SHIFT | y << 4 | b << 2 | r
+}
+#[inline]
+fn owner(s: u16) -> usize {
+    ((s >> OWNER_SHIFT) & 1) as usize
+}
+#[inline]
+fn role(s: u16) -> u16 {
+    (s >> ROLE_SHIFT) & 3
+}
+#[inline]
+fn reds(s: u16) -> u16 {
+    s & 3
+}
+#[inline]
+fn blues(s: u16) -> u16 {
+    (s >> 2) & 3
+}
+#[inline]
+fn yellows(s: u16) -> u16 {
+    (s >> 4) & 3
+}
+#[inline]
+fn is_pawn(s: u16) -> bool {
+    s & PRESENT != 0 && role(s) == PLAIN && s & POWERS == 0
+}
+
+/// What `variantlab variants` reports.
+pub const INFO: super::VariantInfo = super::VariantInfo {
+    name: "extreme-2d",
+    title: "Extreme 2D Chess",
+    rules_file: "extreme-2d-chess.md",
+    dims: (10, 10, 1),
+    cells: 100,
+    notes: &[
+        "[D] setup: Black's fourth yellow disc on i9, not j9 (the spec's decided reading of the diagram slip)",
+        "[D] draws: stalemate, 100 plies without capture, Pawn step or placement, threefold repetition, two bare power-less Kings",
+        "[D] first turn: each side places King and Heir on its two empty first-rank cells (c and h)",
+    ],
+};
+
+/// The move list: every move is a distinct (origin, destination) pair (a promotion replaces
+/// the plain step, it never adds to it). A side has at most 24 stacks (22 plain discs, King,
+/// Heir; `from_text` enforces it) and each can go only to cells not holding its own stacks, so
+/// `n * (100 - n) <= 24 * 76 = 1824` for `n <= 24` stacks, plus one swap; the two placements
+/// happen only on a turn with no other move. Hence 1825.
+pub type Extreme2dMoves = ArrayVec<Move, 1825>;
+
+/// Precomputed tables: steps, leaps, reach sets and the interior masks of every area move.
+struct Tables {
+    king: [u128; N],
+    knight: [u128; N],
+    /// Cells on the same rank or file: the one-red reach.
+    rook_lines: [u128; N],
+    /// Every other cell: the two-red reach (every rectangle lies on the board).
+    all_other: [u128; N],
+    /// Cells on the same diagonal: the one-blue reach.
+    bishop_lines: [u128; N],
+    /// Destinations of a diagonal area whose area lies on the board: the two-blue reach.
+    diag_reach: [u128; N],
+    /// Landing cells of the eight Nightrider lines: the two-yellow reach.
+    night_lines: [u128; N],
+    /// `ortho[o * 100 + d]`: the rectangle with corners `o`, `d`, minus both. Symmetric.
+    ortho: Vec<u128>,
+    /// `diag[o * 100 + d]`: the 45°-rotated area minus both corners (where reachable).
+    diag: Vec<u128>,
+    /// `night[o * 100 + d]`: the landing cells strictly between `o` and `d` on a Nightrider
+    /// line.
+    night: Vec<u128>,
+    /// Zobrist keys per (stack code & 0x1ff, cell).
+    zobrist: Vec<u64>,
+    /// XORed in when Black is to move.
+    side: u64,
+}
+
+const KNIGHT_VECTORS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+#[inline]
+fn at(x: i32, y: i32) -> Option<usize> {
+    ((0..10).contains(&x) && (0..10).contains(&y)).then_some((y * 10 + x) as usize)
+}
+
+#[inline]
+fn xy(sq: usize) -> (i32, i32) {
+    ((sq % W) as i32, (sq / W) as i32)
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build_tables)
+}
+
+fn build_tables() -> Tables {
+    let mut t = Tables {
+        king: [0; N],
+        knight: [0; N],
+        rook_lines: [0; N],
+        all_other: [0; N],
+        bishop_lines: [0; N],
+        diag_reach: [0; N],
+        night_lines: [0; N],
+        ortho: vec![0; N * N],
+        diag: vec![0; N * N],
+        night: vec![0; N * N],
+        zobrist: Vec::with_capacity(512 * N),
+        side: 0,
+    };
+    for o in 0..N {
+        let (x0, y0) = xy(o);
+        for d in 0..N {
+            if d == o {
+                continue;
+            }
+            let (x1, y1) = xy(d);
+            let (dx, dy) = (x1 - x0, y1 - y0);
+            let bit = 1u128 << d;
+            if dx.abs() <= 1 && dy.abs() <= 1 {
+                t.king[o] |= bit;
+            }
+            if dx.abs() * dy.abs() == 2 {
+                t.knight[o] |= bit;
+            }
+            if dx == 0 || dy == 0 {
+                t.rook_lines[o] |= bit;
+            }
+            if dx.abs() == dy.abs() {
+                t.bishop_lines[o] |= bit;
+            }
+            t.all_other[o] |= bit;
+            // Orthogonal area [X7]: the rectangle with opposite corners o and d.
+            let mut m = 0u128;
+            for x in x0.min(x1)..=x0.max(x1) {
+                for y in y0.min(y1)..=y0.max(y1) {
+                    if let Some(c) = at(x, y) {
+                        m |= 1 << c;
+                    }
+                }
+            }
+            t.ortho[o * N + d] = m & !(1 << o) & !bit;
+            // Diagonal area [X7]: o + i*u + j*w; every cell must be on the board (d).
+            if (dx + dy) % 2 == 0 {
+                let (p, q) = ((dx + dy) / 2, (dx - dy) / 2);
+                let (u, w) = ((p.signum(), p.signum()), (q.signum(), -q.signum()));
+                let mut m = 0u128;
+                let mut on_board = true;
+                for i in 0..=p.abs() {
+                    for j in 0..=q.abs() {
+                        match at(x0 + i * u.0 + j * w.0, y0 + i * u.1 + j * w.1) {
+                            Some(c) => m |= 1 << c,
+                            None => on_board = false,
+                        }
+                    }
+                }
+                if on_board {
+                    t.diag_reach[o] |= bit;
+                    t.diag[o * N + d] = m & !(1 << o) & !bit;
+                }
+            }
+        }
+        // Nightrider lines [X10]: the landing cells between matter, jumped cells never do.
+        for &(vx, vy) in &KNIGHT_VECTORS {
+            let mut between = 0u128;
+            let mut k = 1;
+            while let Some(c) = at(x0 + k * vx, y0 + k * vy) {
+                t.night_lines[o] |= 1 << c;
+                t.night[o * N + c] = between;
+                between |= 1 << c;
+                k += 1;
+            }
+        }
+    }
+    let mut rng = SplitMix64(0x0e27_2d0c_4e55_2008);
+    for _ in 0..512 * N {
+        t.zobrist.push(rng.next());
+    }
+    t.side = rng.next();
+    t
+}
+
+/// The cells of `cand` reachable from the area mover's origin: those whose interior mask
+/// (`masks[d]`) holds no occupied cell.
+#[inline]
+fn area_targets(mut cand: u128, masks: &[u128], occ: u128) -> u128 {
+    let mut out = 0;
+    while cand != 0 {
+        let d = cand.trailing_zeros() as usize;
+        cand &= cand - 1;
+        if masks[d] & occ == 0 {
+            out |= 1 << d;
+        }
+    }
+    out
+}
+
+/// An Extreme 2D Chess position: a stack per cell plus per-side, per-disc bitboards kept in
+/// step with the cells; heap-free and `Copy`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Extreme2d {
+    cells: [u16; N],
+    occ: [Bb128; 2],
+    /// Plain discs without powers.
+    pawns: [Bb128; 2],
+    /// Kings and Heirs (royal step).
+    royals: [Bb128; 2],
+    heirs: [Bb128; 2],
+    /// At least one red disc.
+    red1: [Bb128; 2],
+    /// Two red discs.
+    red2: [Bb128; 2],
+    blue1: [Bb128; 2],
+    blue2: [Bb128; 2],
+    yellow1: [Bb128; 2],
+    yellow2: [Bb128; 2],
+    king_sq: [u8; 2],
+    turn: Color,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+}
+
+/// Name of a cell, `a1` … `j10`.
+fn name(sq: usize) -> String {
+    format!("{}{}", (b'a' + (sq % W) as u8) as char, sq / W + 1)
+}
+
+/// Parses a cell name, `a1` … `j10`.
+fn parse_cell(s: &str) -> Option<usize> {
+    let mut chars = s.chars();
+    let f = chars.next()?;
+    if !('a'..='j').contains(&f) {
+        return None;
+    }
+    let rank = chars.as_str();
+    if rank.is_empty() || rank.len() > 2 || !rank.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let r: usize = rank.parse().ok()?;
+    if !(1..=10).contains(&r) || rank.starts_with('0') {
+        return None;
+    }
+    Some((r - 1) * W + (f as u8 - b'a') as usize)
+}
+
+const START: &str = "[pr][pb]1[pb][pr][pr][pb]1[pb][pr]/1[py]1[py]2[py]1[py]1/pppppppppp/10/10/10/10/PPPPPPPPPP/1[Py]1[Py]2[Py]1[Py]1/[Pr][Pb]1[Pb][Pr][Pr][Pb]1[Pb][Pr] w 0 1";
+
+/// Which disc an ownership / power letter stands for.
+enum Disc {
+    Owner(usize, u16),
+    Power(usize),
+}
+
+fn disc(c: char) -> Option<Disc> {
+    Some(match c {
+        'P' => Disc::Owner(0, PLAIN),
+        'H' => Disc::Owner(0, HEIR),
+        'K' => Disc::Owner(0, KING),
+        'p' => Disc::Owner(1, PLAIN),
+        'h' => Disc::Owner(1, HEIR),
+        'k' => Disc::Owner(1, KING),
+        'r' => Disc::Power(0),
+        'b' => Disc::Power(1),
+        'y' => Disc::Power(2),
+        _ => return None,
+    })
+}
+
+fn owner_letter(s: u16) -> char {
+    let c = match role(s) {
+        PLAIN => 'P',
+        HEIR => 'H',
+        _ => 'K',
+    };
+    if owner(s) == 1 {
+        c.to_ascii_lowercase()
+    } else {
+        c
+    }
+}
+
+/// Builds a stack from disc letters, naming the problem (for `cell`) if it is impossible.
+fn stack_from_discs(discs: &[char], cell: &str) -> Result<u16, String> {
+    let mut top: Option<(usize, u16, char)> = None;
+    let mut counts = [0u16; 3];
+    for &c in discs {
+        match disc(c) {
+            Some(Disc::Owner(o, r)) => {
+                if let Some((_, _, first)) = top {
+                    return Err(format!(
+                        "{cell}: a stack has exactly one ownership disc, found {first} and {c}"
+                    ));
+                }
+                top = Some((o, r, c));
+            }
+            Some(Disc::Power(i)) => {
+                counts[i] += 1;
+                if counts[i] > 2 {
+                    let colour = ["red", "blue", "yellow"][i];
+                    return Err(format!(
+                        "{cell}: three {colour} discs in one stack (at most two of a colour)"
+                    ));
+                }
+            }
+            None => return Err(format!("{cell}: unknown disc {c:?}")),
+        }
+    }
+    let (o, r, _) = top.ok_or_else(|| format!("{cell}: stack without an ownership disc"))?;
+    Ok(stack(o, r, counts[0], counts[1], counts[2]))
+}
+
+impl Extreme2d {
+    fn empty() -> Extreme2d {
+        Extreme2d {
+            cells: [0; N],
+            occ: [Bb128(0); 2],
+            pawns: [Bb128(0); 2],
+            royals: [Bb128(0); 2],
+            heirs: [Bb128(0); 2],
+            red1: [Bb128(0); 2],
+            red2: [Bb128(0); 2],
+            blue1: [Bb128(0); 2],
+            blue2: [Bb128(0); 2],
+            yellow1: [Bb128(0); 2],
+            yellow2: [Bb128(0); 2],
+            king_sq: [NO_SQ; 2],
+            turn: Color::White,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+        }
+    }
+
+    /// XORs stack `s` on `sq` into the bitboards and the hash (adds or removes it).
+    #[inline]
+    fn toggle(&mut self, sq: usize, s: u16) {
+        let bit = 1u128 << sq;
+        let c = owner(s);
+        self.occ[c].0 ^= bit;
+        let (ro, r, b, y) = (role(s), reds(s), blues(s), yellows(s));
+        if is_pawn(s) {
+            self.pawns[c].0 ^= bit;
+        }
+        if ro != PLAIN {
+            self.royals[c].0 ^= bit;
+        }
+        if ro == HEIR {
+            self.heirs[c].0 ^= bit;
+        }
+        if ro == KING {
+            self.king_sq[c] = sq as u8;
+        }
+        if r >= 1 {
+            self.red1[c].0 ^= bit;
+        }
+        if r == 2 {
+            self.red2[c].0 ^= bit;
+        }
+        if b >= 1 {
+            self.blue1[c].0 ^= bit;
+        }
+        if b == 2 {
+            self.blue2[c].0 ^= bit;
+        }
+        if y >= 1 {
+            self.yellow1[c].0 ^= bit;
+        }
+        if y == 2 {
+            self.yellow2[c].0 ^= bit;
+        }
+        self.hash ^= tables().zobrist[(s & 0x1ff) as usize * N + sq];
+    }
+
+    #[inline]
+    fn put(&mut self, sq: usize, s: u16) {
+        debug_assert_eq!(self.cells[sq], 0);
+        self.cells[sq] = s;
+        self.toggle(sq, s);
+    }
+
+    #[inline]
+    fn take(&mut self, sq: usize) -> u16 {
+        let s = self.cells[sq];
+        self.cells[sq] = 0;
+        self.toggle(sq, s);
+        s
+    }
+
+    /// The hash recomputed from scratch (placement and reserve status follow from the board).
+    fn compute_hash(&self) -> u64 {
+        let t = tables();
+        let mut h = if self.turn == Color::Black { t.side } else { 0 };
+        for (sq, &s) in self.cells.iter().enumerate() {
+            if s != 0 {
+                h ^= t.zobrist[(s & 0x1ff) as usize * N + sq];
+            }
+        }
+        h
+    }
+
+    /// Whether side `c` has placed its King and Heir (a King is never captured).
+    #[inline]
+    fn placed(&self, c: usize) -> bool {
+        self.king_sq[c] != NO_SQ
+    }
+
+    /// Whether side `c`'s Heir is in its reserve (placed, but not on the board) \[X11\].
+    #[inline]
+    fn heir_in_reserve(&self, c: usize) -> bool {
+        self.placed(c) && self.heirs[c].0 == 0
+    }
+
+    /// The stack on a cell (`None` if empty), as `(white, role letter, reds, blues, yellows)`
+    /// for tests and tools: role letter `P`, `H` or `K`.
+    pub fn stack_at(&self, cell: &str) -> Option<(bool, char, u8, u8, u8)> {
+        let sq = parse_cell(cell)?;
+        let s = self.cells[sq];
+        (s != 0).then(|| {
+            (
+                owner(s) == 0,
+                owner_letter(s).to_ascii_uppercase(),
+                reds(s) as u8,
+                blues(s) as u8,
+                yellows(s) as u8,
+            )
+        })
+    }
+
+    /// Whether side `c`'s Heir is in its reserve (the side has placed and its Heir is not on
+    /// the board).
+    pub fn heir_reserved(&self, c: Color) -> bool {
+        self.heir_in_reserve(c.index())
+    }
+
+    /// Whether cell `sq` is attacked by side `by`, with `occ` as the occupancy and the stacks
+    /// of `by` on `excl` ignored (a stack just captured).
+    #[inline]
+    fn attacked(&self, sq: usize, by: usize, occ: u128, excl: u128) -> bool {
+        let t = tables();
+        let keep = !excl;
+        // Pawns attack the cell straight in front [X3].
+        let pawns = self.pawns[by].0 & keep;
+        let front = if by == 0 {
+            sq >= W && pawns >> (sq - W) & 1 != 0
+        } else {
+            sq + W < N && pawns >> (sq + W) & 1 != 0
+        };
+        if front
+            || t.king[sq] & self.royals[by].0 & keep != 0
+            || t.knight[sq] & self.yellow1[by].0 & keep != 0
+        {
+            return true;
+        }
+        let row = sq * N;
+        // Area masks are symmetric: the mask of (sq, s) is that of (s, sq).
+        let mut cand = ((t.rook_lines[sq] & self.red1[by].0) | self.red2[by].0) & keep;
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            if t.ortho[row + s] & occ == 0 {
+                return true;
+            }
+        }
+        let mut cand = ((t.bishop_lines[sq] & self.blue1[by].0)
+            | (t.diag_reach[sq] & self.blue2[by].0))
+            & keep;
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            if t.diag[row + s] & occ == 0 {
+                return true;
+            }
+        }
+        let mut cand = t.night_lines[sq] & self.yellow2[by].0 & keep;
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            if t.night[row + s] & occ == 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The union of the interior masks between `sq` and every stack of `by` that could attack
+    /// it along a line, area or Nightrider ride on an empty board.
+    #[inline]
+    fn danger(&self, sq: usize, by: usize) -> u128 {
+        let t = tables();
+        let row = sq * N;
+        let mut out = 0;
+        let mut cand = (t.rook_lines[sq] & self.red1[by].0) | self.red2[by].0;
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            out |= t.ortho[row + s];
+        }
+        let mut cand =
+            (t.bishop_lines[sq] & self.blue1[by].0) | (t.diag_reach[sq] & self.blue2[by].0);
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            out |= t.diag[row + s];
+        }
+        let mut cand = t.night_lines[sq] & self.yellow2[by].0;
+        while cand != 0 {
+            let s = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            out |= t.night[row + s];
+        }
+        out
+    }
+
+    /// Destinations of the non-Pawn components of stack `s` on `from` (own cells included;
+    /// the caller removes them).
+    #[inline]
+    fn targets(&self, from: usize, s: u16, occ: u128) -> u128 {
+        let t = tables();
+        let row = &t.ortho[from * N..from * N + N];
+        let mut tg = 0;
+        if role(s) != PLAIN {
+            tg |= t.king[from];
+        }
+        // [X8]: a second disc extends the first (the slide is the 1-wide area).
+        match reds(s) {
+            0 => {}
+            1 => tg |= area_targets(t.rook_lines[from], row, occ),
+            _ => tg |= area_targets(t.all_other[from], row, occ),
+        }
+        let row = &t.diag[from * N..from * N + N];
+        match blues(s) {
+            0 => {}
+            1 => tg |= area_targets(t.bishop_lines[from], row, occ),
+            _ => tg |= area_targets(t.diag_reach[from], row, occ),
+        }
+        match yellows(s) {
+            0 => {}
+            // [X9]: the 2x3 area leap is the Knight leap.
+            1 => tg |= t.knight[from],
+            _ => tg |= area_targets(t.night_lines[from], &t.night[from * N..from * N + N], occ),
+        }
+        tg
+    }
+
+    /// Validates the cells and builds the position.
+    fn from_cells(
+        cells: [u16; N],
+        turn: Color,
+        halfmove: u32,
+        fullmove: u32,
+    ) -> Result<Extreme2d, PositionError> {
+        let setup = |m: String| Err(PositionError::Setup(m));
+        let mut kings = [0; 2];
+        let mut heirs = [0; 2];
+        let mut plains = [0; 2];
+        let mut discs = [0; 3];
+        for &s in &cells {
+            if s == 0 {
+                continue;
+            }
+            let c = owner(s);
+            match role(s) {
+                KING => kings[c] += 1,
+                HEIR => heirs[c] += 1,
+                _ => plains[c] += 1,
+            }
+            discs[0] += reds(s);
+            discs[1] += blues(s);
+            discs[2] += yellows(s);
+        }
+        for c in Color::ALL {
+            let i = c.index();
+            let side = c.name();
+            if kings[i] > 1 {
+                return setup(format!("{side} has {} Kings (one disc exists)", kings[i]));
+            }
+            if heirs[i] > 1 {
+                return setup(format!("{side} has {} Heirs (one disc exists)", heirs[i]));
+            }
+            if heirs[i] == 1 && kings[i] == 0 {
+                return setup(format!(
+                    "{side} has an Heir on the board but no King (both are placed together)"
+                ));
+            }
+            if plains[i] > 22 {
+                return setup(format!(
+                    "{side} has {} plain discs (at most 22 exist)",
+                    plains[i]
+                ));
+            }
+            if kings[i] == 0 {
+                let back = if i == 0 { 0 } else { 90 };
+                for sq in [back + 2, back + 7] {
+                    if cells[sq] != 0 {
+                        return setup(format!(
+                            "{side} has not placed its King and Heir, but its placement cell {} is occupied",
+                            name(sq)
+                        ));
+                    }
+                }
+            }
+        }
+        for (i, colour) in ["red", "blue", "yellow"].iter().enumerate() {
+            if discs[i] > 8 {
+                return setup(format!(
+                    "{} {colour} discs on the board (8 exist)",
+                    discs[i]
+                ));
+            }
+        }
+        // [X2]: White places on ply 1, Black on ply 2.
+        match (kings[0], kings[1], turn) {
+            (0, 0, Color::Black) => {
+                return setup("neither side has placed, so White is to move".into())
+            }
+            (0, 1, _) => return setup("Black has placed its King but White has not".into()),
+            (1, 0, Color::White) => {
+                return setup("White has placed but Black has not, so Black is to move".into())
+            }
+            _ => {}
+        }
+        if fullmove == 0 {
+            return setup("the fullmove number starts at 1".into());
+        }
+        let mut pos = Extreme2d::empty();
+        pos.turn = turn;
+        pos.halfmove = halfmove;
+        pos.fullmove = fullmove;
+        for (sq, &s) in cells.iter().enumerate() {
+            if s != 0 {
+                pos.put(sq, s);
+            }
+        }
+        if turn == Color::Black {
+            pos.hash ^= tables().side;
+        }
+        let them = (!turn).index();
+        if pos.placed(them) {
+            let occ = pos.occ[0].0 | pos.occ[1].0;
+            if pos.attacked(pos.king_sq[them] as usize, turn.index(), occ, 0) {
+                return setup(format!("{} is not to move but is in check", (!turn).name()));
+            }
+        }
+        Ok(pos)
+    }
+
+    /// Reads the compact text format (see the module documentation).
+    fn parse_compact(text: &str) -> Result<Extreme2d, PositionError> {
+        let chars: Vec<char> = text.chars().collect();
+        // Fields: (start column, 1-based, text).
+        let mut fields: Vec<(usize, String)> = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i].is_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < chars.len() && !chars[i].is_whitespace() {
+                i += 1;
+            }
+            fields.push((start + 1, chars[start..i].iter().collect()));
+        }
+        let names = ["board", "side", "halfmove", "fullmove"];
+        if fields.len() < 2 {
+            return Err(PositionError::syntax(
+                names[fields.len()],
+                chars.len() + 1,
+                format!("missing {} field", names[fields.len()]),
+            ));
+        }
+        if fields.len() == 3 {
+            return Err(PositionError::syntax(
+                "fullmove",
+                chars.len() + 1,
+                "missing fullmove field (give both clocks or neither)",
+            ));
+        }
+        if fields.len() > 4 {
+            return Err(PositionError::syntax(
+                "end",
+                fields[4].0,
+                "unexpected text after the fullmove number",
+            ));
+        }
+        let cells = Self::parse_board(&fields[0].1, fields[0].0)?;
+        let turn = match fields[1].1.as_str() {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => {
+                return Err(PositionError::syntax(
+                    "side",
+                    fields[1].0,
+                    format!("side to move must be w or b, not {other:?}"),
+                ))
+            }
+        };
+        let mut clocks = [0u32, 1];
+        for k in 0..2 {
+            if let Some((col, f)) = fields.get(2 + k) {
+                clocks[k] = f
+                    .parse()
+                    .ok()
+                    .filter(|_| f.bytes().all(|b| b.is_ascii_digit()))
+                    .ok_or_else(|| {
+                        PositionError::syntax(names[2 + k], *col, format!("not a number: {f:?}"))
+                    })?;
+            }
+        }
+        Self::from_cells(cells, turn, clocks[0], clocks[1])
+    }
+
+    fn parse_board(board: &str, col0: usize) -> Result<[u16; N], PositionError> {
+        let chars: Vec<char> = board.chars().collect();
+        let err = |i: usize, m: String| Err(PositionError::syntax("board", col0 + i, m));
+        let mut cells = [0u16; N];
+        let mut rank = 9usize; // ranks 10 down to 1
+        let mut file = 0usize;
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            match c {
+                '/' => {
+                    if file != W {
+                        return err(i, format!("rank {} has {file} cells, not 10", rank + 1));
+                    }
+                    if rank == 0 {
+                        return err(i, "more than 10 ranks".into());
+                    }
+                    rank -= 1;
+                    file = 0;
+                    i += 1;
+                }
+                '0'..='9' => {
+                    let start = i;
+                    let mut n = 0usize;
+                    while i < chars.len() && chars[i].is_ascii_digit() && n <= W {
+                        n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as usize;
+                        i += 1;
+                    }
+                    if n == 0 || n > W || chars[start] == '0' {
+                        return err(start, "an empty run is 1 to 10 cells".into());
+                    }
+                    if file + n > W {
+                        return err(start, format!("rank {} has more than 10 cells", rank + 1));
+                    }
+                    file += n;
+                }
+                _ => {
+                    let start = i;
+                    let discs: Vec<char> = if c == '[' {
+                        let close = match chars[i..].iter().position(|&x| x == ']') {
+                            Some(k) => i + k,
+                            None => return err(i, "unclosed [".into()),
+                        };
+                        let inner = chars[i + 1..close].to_vec();
+                        if let Some(k) = inner.iter().position(|&x| x == '[' || x == '/') {
+                            return err(i + 1 + k, "unclosed [".into());
+                        }
+                        i = close + 1;
+                        inner
+                    } else if matches!(c, 'P' | 'H' | 'K' | 'p' | 'h' | 'k') {
+                        i += 1;
+                        vec![c]
+                    } else if matches!(c, 'r' | 'b' | 'y' | 'R' | 'B' | 'Y') {
+                        return err(
+                            i,
+                            format!(
+                                "power disc {c:?} outside a stack: write e.g. [P{}]",
+                                c.to_ascii_lowercase()
+                            ),
+                        );
+                    } else {
+                        return err(i, format!("unexpected character {c:?}"));
+                    };
+                    if file >= W {
+                        return err(start, format!("rank {} has more than 10 cells", rank + 1));
+                    }
+                    let sq = rank * W + file;
+                    for &d in &discs {
+                        if disc(d).is_none() {
+                            return err(
+                                start,
+                                format!(
+                                    "{}: unknown disc {d:?} (ownership P H K / p h k, powers r b y)",
+                                    name(sq)
+                                ),
+                            );
+                        }
+                    }
+                    cells[sq] =
+                        stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
+                    file += 1;
+                }
+            }
+        }
+        if file != W {
+            return err(
+                chars.len(),
+                format!("rank {} has {file} cells, not 10", rank + 1),
+            );
+        }
+        if rank != 0 {
+            return err(chars.len(), format!("only {} ranks, not 10", 10 - rank));
+        }
+        Ok(cells)
+    }
+
+    /// Reads the rules file's piece-list form:
+    /// `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.`
+    fn parse_list(text: &str) -> Result<Extreme2d, PositionError> {
+        let mut cells = [0u16; N];
+        let mut turn = None;
+        let mut seen = [false; 2];
+        let mut offset = 0usize; // char offset of the current part
+        for part in text.split('.') {
+            let part_chars = part.chars().count();
+            let lead = part.chars().take_while(|c| c.is_whitespace()).count();
+            let p = part.trim();
+            let col = offset + lead + 1;
+            offset += part_chars + 1;
+            if p.is_empty() {
+                continue;
+            }
+            let (side, list) = if let Some(rest) = p.strip_prefix("White:") {
+                (0, rest)
+            } else if let Some(rest) = p.strip_prefix("Black:") {
+                (1, rest)
+            } else if p == "White to move" || p == "Black to move" {
+                if turn.is_some() {
+                    return Err(PositionError::syntax(
+                        "side",
+                        col,
+                        "side to move given twice",
+                    ));
+                }
+                turn = Some(if p.starts_with('W') {
+                    Color::White
+                } else {
+                    Color::Black
+                });
+                continue;
+            } else {
+                return Err(PositionError::syntax(
+                    "pieces",
+                    col,
+                    "expected \"White:\", \"Black:\" or \"White/Black to move\"",
+                ));
+            };
+            if seen[side] {
+                return Err(PositionError::syntax("pieces", col, "side listed twice"));
+            }
+            seen[side] = true;
+            let mut tok_off = col + 6;
+            for tok in list.split(',') {
+                let tlead = tok.chars().take_while(|c| c.is_whitespace()).count();
+                let tcol = tok_off + tlead;
+                tok_off += tok.chars().count() + 1;
+                let t = tok.trim();
+                if t.is_empty() {
+                    continue;
+                }
+                let bad =
+                    |m: &str| Err(PositionError::syntax("pieces", tcol, format!("{t:?}: {m}")));
+                let mut rest = t;
+                let letter = match rest.chars().next() {
+                    Some(c @ ('K' | 'H' | 'P')) => {
+                        rest = &rest[1..];
+                        c
+                    }
+                    _ => 'P',
+                };
+                let mut discs = vec![if side == 0 {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                }];
+                if let Some(r) = rest.strip_prefix('(') {
+                    let Some(close) = r.find(')') else {
+                        return bad("unclosed (");
+                    };
+                    for d in r[..close].chars() {
+                        if !matches!(d, 'r' | 'b' | 'y') {
+                            return bad("power discs are r, b, y");
+                        }
+                        discs.push(d);
+                    }
+                    rest = &r[close + 1..];
+                } else if t.starts_with(|c: char| c.is_ascii_lowercase()) {
+                    return bad("expected K, H, P or (discs) before the cell");
+                }
+                let Some(sq) = parse_cell(rest) else {
+                    return bad("no cell a1..j10 at the end");
+                };
+                if cells[sq] != 0 {
+                    return bad("cell listed twice");
+                }
+                cells[sq] = stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
+            }
+        }
+        let Some(turn) = turn else {
+            return Err(PositionError::syntax(
+                "side",
+                text.chars().count() + 1,
+                "missing \"White to move.\" or \"Black to move.\"",
+            ));
+        };
+        Self::from_cells(cells, turn, 0, 1)
+    }
+
+    /// Appends the legal moves (shared by [`Game::legal_moves`]).
+    fn gen(&self, out: &mut Extreme2dMoves) {
+        let us = self.turn.index();
+        let them = 1 - us;
+        let occ = self.occ[0].0 | self.occ[1].0;
+        if !self.placed(us) {
+            // [X2]: the whole first turn is placing both royals on c and h of the first rank.
+            // From the start array no placement can be illegal; the King test only matters
+            // for odd texts and keeps "legal = King not attacked" uniform.
+            let back = if us == 0 { 0 } else { 90 };
+            for (k, h) in [(back + 2, back + 7), (back + 7, back + 2)] {
+                let occ2 = occ | 1 << k | 1 << h;
+                if !self.attacked(k, them, occ2, 0) {
+                    out.push(Move::new(
+                        Square(k as u16),
+                        Square(h as u16),
+                        MoveKind::Special1,
+                        Role(0),
+                    ));
+                }
+            }
+            return;
+        }
+        let ksq = self.king_sq[us] as usize;
+        let in_check = self.attacked(ksq, them, occ, 0);
+        // Out of check, a move other than the King's can expose the King only by vacating a
+        // cell of the area (or line) between the King and an enemy area mover, slider or
+        // Nightrider: other moves need no test.
+        let danger = if in_check { !0 } else { self.danger(ksq, them) };
+        let own = self.occ[us].0;
+        let enemy = self.occ[them].0;
+        let last_rank = if us == 0 { 9 } else { 0 };
+        let mut stacks = own;
+        while stacks != 0 {
+            let from = stacks.trailing_zeros() as usize;
+            stacks &= stacks - 1;
+            let s = self.cells[from];
+            let from_bit = 1u128 << from;
+            if is_pawn(s) {
+                // [X3]/[X4]: one step forward, capturing if an enemy stands there; no double
+                // step, en passant or castling exist [X12].
+                if from / W == last_rank {
+                    continue;
+                }
+                let to = if us == 0 { from + W } else { from - W };
+                let to_bit = 1u128 << to;
+                let kind = if to_bit & own != 0 {
+                    continue;
+                } else if to_bit & enemy != 0 {
+                    MoveKind::Normal
+                } else if to / W == last_rank {
+                    if !self.heir_in_reserve(us) {
+                        continue;
+                    }
+                    MoveKind::Promotion
+                } else {
+                    MoveKind::Normal
+                };
+                let occ2 = (occ & !from_bit) | to_bit;
+                if from_bit & danger == 0 || !self.attacked(ksq, them, occ2, to_bit & enemy) {
+                    let r = if kind == MoveKind::Promotion {
+                        Role(HEIR as u8)
+                    } else {
+                        Role(0)
+                    };
+                    out.push(Move::new(Square(from as u16), Square(to as u16), kind, r));
+                }
+                continue;
+            }
+            let mut tg = self.targets(from, s, occ) & !own;
+            let is_king = from == ksq;
+            let safe = !is_king && from_bit & danger == 0;
+            while tg != 0 {
+                let to = tg.trailing_zeros() as usize;
+                tg &= tg - 1;
+                let to_bit = 1u128 << to;
+                let occ2 = (occ & !from_bit) | to_bit;
+                // Check rule 2: a moving King's origin is vacated before the test (XT9).
+                let k = if is_king { to } else { ksq };
+                if safe || !self.attacked(k, them, occ2, to_bit & enemy) {
+                    out.push(Move::normal(Square(from as u16), Square(to as u16)));
+                }
+            }
+        }
+        // [X6]: the swap, only in check with the Heir on the board; the King lands on the
+        // Heir's cell and must not be attacked there.
+        if self.heirs[us].0 != 0 && in_check {
+            let hsq = self.heirs[us].0.trailing_zeros() as usize;
+            if !self.attacked(hsq, them, occ, 0) {
+                out.push(Move::new(
+                    Square(ksq as u16),
+                    Square(hsq as u16),
+                    MoveKind::Special2,
+                    Role(0),
+                ));
+            }
+        }
+    }
+
+    /// Value of a stack for move ordering, with `values` indexed like the material kinds.
+    fn stack_value(s: u16, values: &[i32]) -> i32 {
+        if s == 0 {
+            return 0;
+        }
+        let v = |i: usize| values.get(i).copied().unwrap_or(0);
+        let mut x = reds(s) as i32 * v(1) + blues(s) as i32 * v(2) + yellows(s) as i32 * v(3);
+        if is_pawn(s) {
+            x += v(0);
+        }
+        match role(s) {
+            HEIR => x += v(4),
+            KING => x += v(5),
+            _ => {}
+        }
+        x
+    }
+}
+
+impl Game for Extreme2d {
+    type Moves = Extreme2dMoves;
+
+    fn start() -> Self {
+        // The start array with Black's fourth yellow on i9 [X1].
+        Self::parse_compact(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    }
+
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        let t = text.trim_start();
+        if t.starts_with("White:") || t.starts_with("Black:") {
+            Self::parse_list(text)
+        } else {
+            Self::parse_compact(text)
+        }
+    }
+
+    fn variant_name(&self) -> &'static str {
+        "extreme-2d"
+    }
+
+    #[inline]
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn legal_moves(&self, out: &mut Self::Moves) {
+        self.gen(out)
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn.index();
+        let (from, to) = (m.from().index(), m.to().index());
+        match m.kind() {
+            MoveKind::Special1 => {
+                self.put(from, stack(us, KING, 0, 0, 0));
+                self.put(to, stack(us, HEIR, 0, 0, 0));
+                self.halfmove = 0;
+            }
+            MoveKind::Special2 => {
+                // [X6]: only the top discs change places; the powers stay.
+                let k = self.take(from);
+                let h = self.take(to);
+                let role_mask = 3 << ROLE_SHIFT;
+                self.put(from, (k & !role_mask) | HEIR << ROLE_SHIFT);
+                self.put(to, (h & !role_mask) | KING << ROLE_SHIFT);
+                self.halfmove = self.halfmove.saturating_add(1);
+            }
+            MoveKind::Promotion => {
+                // [X4]: the Pawn is replaced by the Heir from the reserve, without powers.
+                self.take(from);
+                self.put(to, stack(us, HEIR, 0, 0, 0));
+                self.halfmove = 0;
+            }
+            _ => {
+                let mut s = self.take(from);
+                let pawn = is_pawn(s);
+                let victim = self.cells[to];
+                if victim != 0 {
+                    self.take(to);
+                    // [X5]: only power discs transfer, capped at two per colour; a captured
+                    // Heir disc goes to its owner's reserve (it is simply off the board).
+                    let r = (reds(s) + reds(victim)).min(2);
+                    let b = (blues(s) + blues(victim)).min(2);
+                    let y = (yellows(s) + yellows(victim)).min(2);
+                    s = (s & !POWERS) | y << 4 | b << 2 | r;
+                    self.halfmove = 0;
+                } else if pawn {
+                    self.halfmove = 0;
+                } else {
+                    // [X13]: moves of former Pawns and other stacks do not reset the clock.
+                    self.halfmove = self.halfmove.saturating_add(1);
+                }
+                self.put(to, s);
+            }
+        }
+        if self.turn == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = !self.turn;
+        self.hash ^= tables().side;
+        debug_assert_eq!(self.hash, self.compute_hash());
+    }
+
+    fn in_check(&self) -> bool {
+        let us = self.turn.index();
+        self.placed(us)
+            && self.attacked(
+                self.king_sq[us] as usize,
+                1 - us,
+                self.occ[0].0 | self.occ[1].0,
+                0,
+            )
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// \[X13\]: dead position only when each side has just its King and neither King holds a
+    /// power disc.
+    fn insufficient_material(&self) -> bool {
+        (0..2).all(|c| {
+            self.placed(c)
+                && self.occ[c].0.count_ones() == 1
+                && self.cells[self.king_sq[c] as usize] & POWERS == 0
+        })
+    }
+
+    fn material_kinds(&self) -> Vec<(&'static str, i32)> {
+        vec![
+            ("pawn", 100),
+            ("red", 450),
+            ("blue", 300),
+            ("yellow", 280),
+            ("heir", 200),
+            ("king", 0),
+        ]
+    }
+
+    fn material(&self) -> Material {
+        let mut m = [[0; MAX_KINDS]; 2];
+        for &s in &self.cells {
+            if s == 0 {
+                continue;
+            }
+            let side = &mut m[owner(s)];
+            side[0] += is_pawn(s) as u16;
+            side[1] += reds(s);
+            side[2] += blues(s);
+            side[3] += yellows(s);
+            side[4] += (role(s) == HEIR) as u16;
+            side[5] += (role(s) == KING) as u16;
+        }
+        m
+    }
+
+    fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Normal => self.cells[m.to().index()] != 0,
+            MoveKind::Promotion | MoveKind::Special1 => true,
+            _ => false,
+        }
+    }
+
+    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
+        match m.kind() {
+            MoveKind::Normal => {
+                let attacker = Self::stack_value(self.cells[m.from().index()], values);
+                let victim = Self::stack_value(self.cells[m.to().index()], values);
+                16 * victim - attacker
+            }
+            MoveKind::Promotion => {
+                let v = |i: usize| values.get(i).copied().unwrap_or(0);
+                v(4) - 2 * v(0)
+            }
+            _ => 0,
+        }
+    }
+
+    fn to_text(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..W).rev() {
+            let mut empty = 0;
+            for file in 0..W {
+                let s = self.cells[rank * W + file];
+                if s == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                    empty = 0;
+                }
+                if s & POWERS == 0 {
+                    out.push(owner_letter(s));
+                } else {
+                    out.push('[');
+                    out.push(owner_letter(s));
+                    for (n, c) in [(reds(s), 'r'), (blues(s), 'b'), (yellows(s), 'y')] {
+                        for _ in 0..n {
+                            out.push(c);
+                        }
+                    }
+                    out.push(']');
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        format!(
+            "{out} {} {} {}",
+            self.turn.char(),
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        let (from, to) = (name(m.from().index()), name(m.to().index()));
+        match m.kind() {
+            MoveKind::Special1 => format!("K@{from},H@{to}"),
+            MoveKind::Special2 => format!("{from}<>{to}"),
+            MoveKind::Promotion => format!("{from}{to}h"),
+            _ => format!("{from}{to}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_are_symmetric() {
+        let t = tables();
+        for a in 0..N {
+            for b in 0..N {
+                assert_eq!(t.ortho[a * N + b], t.ortho[b * N + a]);
+                assert_eq!(t.diag[a * N + b], t.diag[b * N + a]);
+                assert_eq!(t.night[a * N + b], t.night[b * N + a]);
+                assert_eq!(t.diag_reach[a] >> b & 1, t.diag_reach[b] >> a & 1);
+            }
+        }
+    }
+
+    #[test]
+    fn start_round_trips() {
+        let p = Extreme2d::start();
+        assert_eq!(p.to_text(), START);
+        assert_eq!(p.hash, p.compute_hash());
+    }
+}

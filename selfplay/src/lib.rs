@@ -1,0 +1,13 @@
+//! # variantlab self-play
+//!
+//! Tournaments, statistics, piece-value estimation, reports and the `variantlab` command,
+//! built on `variantlab-engine`. The engine knows nothing of any of this.
+
+pub mod bench;
+pub mod cli;
+pub mod config;
+pub mod openings;
+pub mod play;
+pub mod report;
+pub mod stats;
+pub mod tournament;
