@@ -137,6 +137,9 @@ pub struct Searcher {
     start: Instant,
     stopped: bool,
     pv: Vec<Vec<Move>>,
+    /// Per-ply move lists with ordering keys, reused so the search allocates nothing after
+    /// warming up and keeps large lists off the stack.
+    scratch: Vec<Vec<(i64, Move)>>,
 }
 
 /// History table size: (from, to) hashed into 2^16 counters.
@@ -162,6 +165,7 @@ impl Searcher {
             start: Instant::now(),
             stopped: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            scratch: vec![Vec::new(); MAX_PLY + 2],
         }
     }
 
@@ -278,9 +282,14 @@ impl Searcher {
     }
 
     fn root<G: Game>(&mut self, pos: &G, depth: u32, moves: &G::Moves) -> (i32, Option<Move>) {
-        let mut ordered: Vec<Move> = moves.as_ref().to_vec();
         let tt_move = self.tt.probe(pos.hash(), 0).and_then(|h| h.mv);
-        self.order(pos, &mut ordered, tt_move, 0);
+        // The root keeps its own list: ply 0's scratch is reused by nothing else, but the
+        // root loop outlives every deeper call.
+        let ordered: Vec<Move> = self
+            .ordered(pos, moves.as_ref(), tt_move, 0)
+            .into_iter()
+            .map(|e| e.1)
+            .collect();
         let (mut alpha, beta) = (-MATE - 1, MATE + 1);
         let mut best = None;
         self.path.push(pos.hash());
@@ -368,14 +377,7 @@ impl Searcher {
             || pos.insufficient_material()
     }
 
-    fn negamax<G: Game>(
-        &mut self,
-        pos: &G,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: u32,
-    ) -> i32 {
+    fn negamax<G: Game>(&mut self, pos: &G, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
         self.pv[ply as usize].clear();
         if depth == 0 || ply as usize >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply);
@@ -418,15 +420,30 @@ impl Searcher {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut list: arrayvec::ArrayVec<Move, 1024> =
-            moves.as_ref().iter().copied().take(1024).collect();
-        self.order(pos, &mut list, hit.and_then(|h| h.mv), ply);
+        let list = self.ordered(pos, moves.as_ref(), hit.and_then(|h| h.mv), ply);
+        let score = self.negamax_moves(pos, &list, depth, alpha, beta, ply, in_check, key);
+        self.scratch[ply as usize] = list;
+        score
+    }
 
+    /// The move loop of [`Searcher::negamax`], over moves already ordered.
+    #[allow(clippy::too_many_arguments)]
+    fn negamax_moves<G: Game>(
+        &mut self,
+        pos: &G,
+        list: &[(i64, Move)],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        in_check: bool,
+        key: u64,
+    ) -> i32 {
         self.path.push(key);
         let mut best_score = -MATE - 1;
         let mut best_move = None;
         let original_alpha = alpha;
-        for (i, &m) in list.iter().enumerate() {
+        for (i, &(_, m)) in list.iter().enumerate() {
             let tactical = pos.is_tactical(m);
             let mut child = pos.clone();
             child.play_unchecked(m);
@@ -513,25 +530,34 @@ impl Searcher {
             alpha = alpha.max(stand);
             best = stand;
         }
-        // In check every evasion is searched; otherwise only material-changing moves.
-        let mut list: arrayvec::ArrayVec<(i32, Move), 1024> = moves
-            .as_ref()
-            .iter()
-            .filter(|&&m| in_check || pos.is_tactical(m))
-            .take(1024)
-            .map(|&m| {
-                (
-                    if pos.is_tactical(m) {
-                        pos.tactical_order(m, &self.values)
-                    } else {
-                        i32::MIN
-                    },
-                    m,
-                )
-            })
-            .collect();
+        // In check every evasion is searched; otherwise only material-changing moves, most
+        // valuable victim first.
+        let mut list = std::mem::take(&mut self.scratch[ply as usize]);
+        list.clear();
+        for &m in moves.as_ref() {
+            if pos.is_tactical(m) {
+                list.push((pos.tactical_order(m, &self.values) as i64, m));
+            } else if in_check {
+                list.push((i64::MIN, m));
+            }
+        }
         list.sort_by_key(|e| std::cmp::Reverse(e.0));
-        for &(_, m) in &list {
+        let score = self.quiesce_moves(pos, &list, alpha, beta, ply, best);
+        self.scratch[ply as usize] = list;
+        score
+    }
+
+    /// The move loop of [`Searcher::quiesce`].
+    fn quiesce_moves<G: Game>(
+        &mut self,
+        pos: &G,
+        list: &[(i64, Move)],
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        mut best: i32,
+    ) -> i32 {
+        for &(_, m) in list {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
@@ -551,29 +577,35 @@ impl Searcher {
         best
     }
 
-    /// Orders moves: TT move, winning-first captures (MVV-LVA), killers, then history.
-    fn order<G: Game>(&self, pos: &G, moves: &mut [Move], tt_move: Option<Move>, ply: u32) {
+    /// Orders moves: TT move, winning-first captures (MVV-LVA), killers, then history. The
+    /// list is this ply's scratch buffer (allocated once, reused), which the caller puts back.
+    fn ordered<G: Game>(
+        &mut self,
+        pos: &G,
+        moves: &[Move],
+        tt_move: Option<Move>,
+        ply: u32,
+    ) -> Vec<(i64, Move)> {
         let killers = self.killers[ply as usize];
-        let key = |m: &Move| -> i64 {
-            if Some(*m) == tt_move {
+        let mut list = std::mem::take(&mut self.scratch[ply as usize]);
+        list.clear();
+        for &m in moves {
+            let key = if Some(m) == tt_move {
                 i64::MAX
-            } else if pos.is_tactical(*m) {
-                (1 << 40) + pos.tactical_order(*m, &self.values) as i64
-            } else if *m == killers[0] {
+            } else if pos.is_tactical(m) {
+                (1 << 40) + pos.tactical_order(m, &self.values) as i64
+            } else if m == killers[0] {
                 1 << 39
-            } else if *m == killers[1] {
+            } else if m == killers[1] {
                 (1 << 39) - 1
             } else {
-                self.history[history_index(*m)] as i64
-            }
-        };
-        // Keys are computed once per move into a stack array; the stable sort keeps
-        // generation order among equals, so results depend only on position and state.
-        let mut keyed: arrayvec::ArrayVec<(i64, Move), 1024> =
-            moves.iter().map(|m| (key(m), *m)).collect();
-        keyed.sort_by_key(|e| std::cmp::Reverse(e.0));
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-            *slot = m;
+                self.history[history_index(m)] as i64
+            };
+            list.push((key, m));
         }
+        // A stable sort keeps generation order among equals, so results depend only on the
+        // position and the search state.
+        list.sort_by_key(|e| std::cmp::Reverse(e.0));
+        list
     }
 }
