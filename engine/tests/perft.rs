@@ -94,3 +94,8 @@ fn perft_dream46() {
 fn perft_extreme2d() {
     run_suite("extreme-2d");
 }
+
+#[test]
+fn perft_gateway() {
+    run_suite("gateway");
+}

@@ -90,6 +90,27 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Balance and game-length statistics of tournament folders: balance.csv, length.csv.
+    Stats {
+        /// Tournament folders (each with run.json and games.csv).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Folder for balance.csv and length.csv.
+        #[arg(long, default_value = "out/stats")]
+        out: PathBuf,
+    },
+    /// One self-contained HTML page with SVG plots of tournament folders.
+    Report {
+        /// Tournament folders (each with run.json and games.csv; piece_values.csv beside them
+        /// or inside them is plotted too).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Output HTML file.
+        #[arg(long, default_value = "report.html")]
+        out: PathBuf,
+    },
+    /// Estimate piece values by imbalance self-play and/or regression on recorded games.
+    Values(ValuesArgs),
     /// The default job: a small balance study of every variant, with a summary.
     Study {
         /// Games per variant.
@@ -348,6 +369,139 @@ fn study(
     Ok(())
 }
 
+/// Options of `variantlab values`.
+#[derive(clap::Args, Debug)]
+pub struct ValuesArgs {
+    /// Variant name.
+    #[arg(long)]
+    variant: String,
+    /// `imbalance`, `regression` or `both`.
+    #[arg(long, default_value = "both", value_parser = ["imbalance", "regression", "both"])]
+    method: String,
+    /// Imbalance: game pairs per piece kind.
+    #[arg(long, default_value_t = 100)]
+    pairs: u64,
+    /// Regression: self-play games to record when no --from folders are given.
+    #[arg(long, default_value_t = 400)]
+    games: u64,
+    /// Regression: tournament folders played with --record-moves.
+    #[arg(long, num_args = 1..)]
+    from: Vec<PathBuf>,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 1000)]
+    nodes: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output folder: piece_values.csv (and the recorded games for regression).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also write the estimates as an engine configuration (JSON) usable with --white.
+    #[arg(long)]
+    write_values: Option<PathBuf>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn values(a: ValuesArgs) -> Result<()> {
+    use crate::values::{imbalance, regression, write_config, write_csv, ImbalanceSettings};
+    let kind = variant(&a.variant)?;
+    let threads = threads(a.threads)?;
+    let out = a
+        .out
+        .unwrap_or_else(|| PathBuf::from("out/values").join(kind.name()));
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let kinds = with_variant!(kind, G => G::start().material_kinds());
+    let mut rows = Vec::new();
+    if a.method != "regression" {
+        if a.pairs == 0 {
+            bail!("--pairs must be at least 1");
+        }
+        let set = ImbalanceSettings {
+            pairs: a.pairs,
+            nodes: a.nodes,
+            seed: a.seed,
+            threads,
+            quiet: a.quiet,
+        };
+        rows.extend(with_variant!(kind, G => imbalance::<G>(&set))?);
+    }
+    if a.method != "imbalance" {
+        let dirs = if a.from.is_empty() {
+            let dir = out.join("selfplay");
+            let opts = RunOptions {
+                threads,
+                quiet: a.quiet,
+            };
+            if dir.join("run.json").exists() {
+                tournament::resume(&dir, &opts)?;
+            } else {
+                let config = RunConfig {
+                    variant: kind.name().to_string(),
+                    games: a.games,
+                    nodes: Some(a.nodes),
+                    depth: None,
+                    seed: a.seed,
+                    openings: "random-plies:4".into(),
+                    white: EngineConfig::default_named(),
+                    black: EngineConfig::default_named(),
+                    adjudication: Adjudication {
+                        max_plies: 300,
+                        resign: None,
+                        draw: None,
+                    },
+                    record_moves: true,
+                    shard: None,
+                    engine_version: env!("CARGO_PKG_VERSION").to_string(),
+                    threads,
+                    started: std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs()),
+                    finished: None,
+                };
+                tournament::start(config, &dir, &opts)?;
+            }
+            vec![dir]
+        } else {
+            a.from.clone()
+        };
+        let runs = dirs
+            .iter()
+            .map(|d| crate::analysis::load(d))
+            .collect::<Result<Vec<_>>>()?;
+        rows.extend(regression(&runs, &kinds)?);
+    }
+    let path = out.join("piece_values.csv");
+    write_csv(&path, &rows)?;
+    for r in &rows {
+        println!(
+            "{:<22} {:<12} {:<11} {:>6.2} [{:.2}, {:.2}]  ({} games)",
+            r.variant, r.piece, r.method, r.value, r.low, r.high, r.games
+        );
+    }
+    println!("wrote {}", path.display());
+    if let Some(file) = &a.write_values {
+        // Imbalance estimates when both were made: they come from controlled games.
+        let method = if rows.iter().any(|r| r.method == "imbalance") {
+            "imbalance"
+        } else {
+            "regression"
+        };
+        let chosen: Vec<_> = rows
+            .iter()
+            .filter(|r| r.method == method)
+            .cloned()
+            .collect();
+        write_config(file, &chosen, &kinds)?;
+        println!("wrote {} ({method} values)", file.display());
+    }
+    Ok(())
+}
+
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
@@ -398,6 +552,46 @@ pub fn run() -> Result<()> {
             )
         }
         Command::Play(args) => play(args),
+        Command::Values(args) => values(args),
+        Command::Stats { dirs, out } => {
+            let runs = dirs
+                .iter()
+                .map(|d| crate::analysis::load(d))
+                .collect::<Result<Vec<_>>>()?;
+            crate::analysis::write(&runs, &out)?;
+            for r in &runs {
+                let s = crate::analysis::stats_of(&r.games);
+                let (lo, hi) = s.score_interval(0.95);
+                let (el, eh) = s.elo_interval(0.95);
+                println!(
+                    "{:<22} {:>6} games  White {:.3} [{:.3}, {:.3}]  Elo {:+.0} [{:+.0}, {:+.0}]  draws {:.1}%",
+                    r.config.variant,
+                    s.games(),
+                    s.white_score(),
+                    lo,
+                    hi,
+                    s.white_elo(),
+                    el,
+                    eh,
+                    100.0 * s.draw_rate()
+                );
+            }
+            println!(
+                "wrote {} and {}",
+                out.join("balance.csv").display(),
+                out.join("length.csv").display()
+            );
+            Ok(())
+        }
+        Command::Report { dirs, out } => {
+            let runs = dirs
+                .iter()
+                .map(|d| crate::analysis::load(d))
+                .collect::<Result<Vec<_>>>()?;
+            crate::report::write_html(&runs, &out)?;
+            println!("wrote {}", out.display());
+            Ok(())
+        }
         Command::Merge { dirs, out } => {
             let summary = tournament::merge(&dirs, &out)?;
             println!("{}", summary.line());

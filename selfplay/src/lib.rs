@@ -3,6 +3,7 @@
 //! Tournaments, statistics, piece-value estimation, reports and the `variantlab` command,
 //! built on `variantlab-engine`. The engine knows nothing of any of this.
 
+pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod config;
@@ -11,3 +12,4 @@ pub mod play;
 pub mod report;
 pub mod stats;
 pub mod tournament;
+pub mod values;

@@ -79,8 +79,9 @@ fn variants_lists_reconstructions() {
 fn bad_input_gets_clear_errors() {
     let o = variantlab(&["perft", "--variant", "shogi", "--depth", "2"]);
     assert!(!o.status.success());
-    assert!(stderr(&o)
-        .contains("unknown variant \"shogi\"; known variants: chess, dream-chess-46, extreme-2d"));
+    assert!(stderr(&o).contains(
+        "unknown variant \"shogi\"; known variants: chess, dream-chess-46, extreme-2d, gateway"
+    ));
 
     let o = variantlab(&["perft", "--variant", "chess", "--depth", "0"]);
     assert!(!o.status.success());

@@ -39,6 +39,10 @@ pub enum StepRule {
     /// Dream Chess 46's supersquares: a step or leap is allowed only if both ends lie in one
     /// of the regions (each region is a set of cells).
     SameRegion(Vec<BitVec>),
+    /// Gateway Chess's one-foot-in-the-grave rule: a step or leap is allowed only if every
+    /// cell of the box spanned by its two ends (all files, ranks and levels between them, ends
+    /// included) exists.
+    WholeBox,
 }
 
 /// The shape of a board: its bounding box, the cells that exist in it, and the step rule.
@@ -151,6 +155,17 @@ impl Topology {
         match &self.rule {
             StepRule::Free => true,
             StepRule::SameRegion(regions) => regions.iter().any(|r| r[a.index()] && r[b.index()]),
+            StepRule::WholeBox => {
+                let (p, q) = (self.coord(a), self.coord(b));
+                (p.file.min(q.file)..=p.file.max(q.file)).all(|file| {
+                    (p.rank.min(q.rank)..=p.rank.max(q.rank)).all(|rank| {
+                        (p.level.min(q.level)..=p.level.max(q.level)).all(|level| {
+                            self.square_at(Coord { file, rank, level })
+                                .is_some_and(|s| self.exists(s))
+                        })
+                    })
+                })
+            }
         }
     }
 

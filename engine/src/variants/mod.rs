@@ -6,6 +6,7 @@
 pub mod chess;
 pub mod dream46;
 pub mod extreme2d;
+pub mod gateway;
 
 use crate::bitboard::Bitboard;
 use crate::game::{Game, Material, MAX_KINDS};
@@ -27,6 +28,8 @@ pub enum VariantKind {
     Dream46,
     /// Extreme 2D Chess (stacks).
     Extreme2d,
+    /// Gateway Chess (3D, Quantum King).
+    Gateway,
 }
 
 /// What `variantlab variants` says about a variant.
@@ -70,10 +73,11 @@ pub struct UnknownVariant {
 
 impl VariantKind {
     /// All implemented variants, in the order listed to users.
-    pub const ALL: [VariantKind; 3] = [
+    pub const ALL: [VariantKind; 4] = [
         VariantKind::Chess,
         VariantKind::Dream46,
         VariantKind::Extreme2d,
+        VariantKind::Gateway,
     ];
 
     /// Command-line name.
@@ -82,6 +86,7 @@ impl VariantKind {
             VariantKind::Chess => "chess",
             VariantKind::Dream46 => "dream-chess-46",
             VariantKind::Extreme2d => "extreme-2d",
+            VariantKind::Gateway => "gateway",
         }
     }
 
@@ -91,6 +96,7 @@ impl VariantKind {
             VariantKind::Chess => VariantInfo::of_spec(&Chess::rules().spec),
             VariantKind::Dream46 => VariantInfo::of_spec(&Dream46::rules().spec),
             VariantKind::Extreme2d => extreme2d::INFO,
+            VariantKind::Gateway => gateway::INFO,
         }
     }
 
@@ -136,6 +142,12 @@ macro_rules! with_variant {
                 #[allow(unused_imports)]
                 use $crate::Game as _;
                 type $G = $crate::variants::extreme2d::Extreme2d;
+                $body
+            }
+            $crate::variants::VariantKind::Gateway => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::variants::gateway::Gateway;
                 $body
             }
         }

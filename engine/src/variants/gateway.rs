@@ -1,0 +1,1344 @@
+//! Gateway Chess (Charles Gilman): `shared/rules/gateway-chess.md`.
+//!
+//! # Rules in brief
+//!
+//! A 3D board of 4 files (`a`–`d`) × 10 ranks (`1`–`10`) × 5 levels (`v` top … `z` bottom)
+//! without files `a` and `d` on ranks 3 and 8 (each side's two-wide, five-high *gateway*):
+//! 180 cells. Cells are named level, file, rank: `xb3`. Pieces: Rook, Bishop, Unicorn (rides of
+//! the 6 orthogonal, 12 diagonal and 8 triagonal directions), their compounds Queen (R+B),
+//! Duchess (R+U), Governor (B+U), the leapers Knight (2:1:0), Sexton (2:1:1), Ninja (2:2:1),
+//! their compounds Churchwarden (N+S), Samurai (N+J), Oberon (S+J), the Pawn (one step forward;
+//! captures one diagonal step forward within a file–rank or level–rank plane; compulsory
+//! promotion on the last rank to any of the twelve other non-royal types) and the royals.
+//!
+//! The **one-foot-in-the-grave** rule — every cell of the box spanned by a single step or leap
+//! must exist — is the topology's [`StepRule::WholeBox`], so the compiled leap tables and rays
+//! already obey it, for moves and threats alike, and move generation pays nothing for it.
+//!
+//! The **Quantum King** (QK) fills a whole row of four cells (one rank, one level). It steps the
+//! row by one rank, one level, or both, onto a row that exists in full and holds no friendly
+//! piece (a diagonal step also needs the two rows it passes between to exist in full); enemy
+//! pieces on the row are all captured. QK cells block every ride and may not be entered, but leaps and box tests ignore
+//! them. While a side has its QK: if all four cells are threatened it is checkmated; if one to
+//! three are threatened it must *transform*: the QK becomes an Emperor on one unthreatened cell
+//! of its row (the whole move); otherwise it plays any normal move after which no QK cell is
+//! threatened, and if there is none it must transform onto any of the four cells. The Emperor
+//! steps one cell in any of the 26 directions and is an ordinary royal King: checkmate loses,
+//! stalemate draws. No castling, en passant or double step.
+//!
+//! # Reconstructions and decisions
+//!
+//! The original diagrams are lost: the **board shape** ([`HOLES`]) and the **start array**
+//! ([`START`]) are the rules file's reconstructions, kept as data so that they can be corrected
+//! if the original turns up. The rules file's decisions are followed as written (numbers of its
+//! Ambiguities table): the QK captures every enemy piece on its destination row (A6); it
+//! attacks every cell of each row it could step to, which matters only for Emperor check (A7);
+//! a normal move must leave no QK cell threatened (A8); a threatened QK must transform even
+//! when the threat could be parried (A9); the transformation target is any unthreatened cell
+//! of the row (A11); promotion choices (A14); stalemate is a draw (A15); threefold repetition
+//! and the 100-ply rule, reset by captures, Pawn moves and transformations (A16); box tests
+//! look at existence only (A17); rides may not cross either side's QK cells (A18).
+//!
+//! Two points the file leaves open, decided here: a QK may not step onto (nor attack) a row
+//! holding enemy QK cells, since no piece may enter a QK cell (unreachable from the start
+//! array: each QK stays in its own camp). Positions where both sides hold nothing but their
+//! royals are dead draws ([`Game::insufficient_material`]): a lone Emperor threatens at most
+//! three cells of a row, and a lone QK can never give check (an Emperor on a row the QK attacks
+//! threatens the QK cell on its own file, so the step that would give check is illegal).
+//!
+//! Cell numbers are the topology's: `(level * 10 + rank) * 4 + file`, level 0 being `v` (the
+//! top), as [`Topology::square_name`] names levels. Every rule of the game is symmetric top to
+//! bottom, so this differs from the rules file's suggested `z = 0` numbering only in labels.
+//! Holes keep their numbers, so the 200 numbers need a four-word bitboard ([`GatewayBb`]).
+//!
+//! # Move generation
+//!
+//! Pseudo-legal moves come from the compiled tables ([`attack_tables`]); QK cells are added to
+//! the blockers of every ride and removed from every target set. Legality follows section 6 of
+//! the rules file. A move is played on a copy and tested only when it can matter: a QK step, a
+//! move of a piece pinned against a QK cell or the Emperor (found once per position by looking
+//! one blocker further along each ray), an Emperor move, any move while in check, and a
+//! capture while the enemy still has its QK (a capture can free a row for it). Every other
+//! move is legal as generated. No allocation happens during generation.
+//!
+//! # Position text
+//!
+//! `<v>|<w>|<x>|<y>|<z> <side> [<halfmove> <fullmove>]`:
+//!
+//! * five levels from `v` (top) to `z` (bottom), separated by `|`; each level lists ranks 10
+//!   down to 1 separated by `/`; each rank lists its cells from file `a` to `d`, **skipping the
+//!   missing cells**, so ranks 3 and 8 hold only files `b` and `c` (two cells);
+//! * a piece is its letter, upper case for White: `P` Pawn, `R` Rook, `B` Bishop, `U` Unicorn,
+//!   `Q` Queen, `D` Duchess, `G` Governor, `N` Knight, `S` Sexton, `J` Ninja, `C`
+//!   Churchwarden, `M` Samurai, `O` Oberon, `E` Emperor, `K` a cell of the Quantum King (all
+//!   four cells of its row are written `K`); a digit `1`–`4` is a run of empty cells;
+//! * `side` is `w` or `b`; the halfmove clock and fullmove number default to `0` and `1`.
+//!
+//! The start position is [`START`]. [`Gateway::from_text`](crate::Game::from_text) also reads
+//! the rules file's piece-list form, `W: Kx1, Bwa4. B: Ezb10. White to move.` (`K` + level +
+//! rank for a Quantum King). Output is always the compact form, and it round-trips exactly.
+//! Impossible positions are refused with [`PositionError::Setup`]: a side without exactly one
+//! royal (one QK row or one Emperor), `K` cells that do not fill exactly one row, a Pawn on its
+//! own promotion rank, more than 10 Pawns or 46 non-royal pieces on a side, or the side not to
+//! move having a threatened QK cell or an attacked Emperor.
+//!
+//! # Move text
+//!
+//! * moves and captures: origin and destination cell, `xb3xb4`, `wb2vc4`;
+//! * promotion: the move followed by the new piece's lower-case letter, `xc9xc10q`;
+//! * Quantum King step: `K>` and the destination row (level letter and rank), `K>y2`;
+//! * transformation: `T@` and the Emperor's cell, `T@xb1`.
+
+use crate::attacks::AttackTables;
+use crate::bitboard::{BbWide, Bitboard};
+use crate::error::PositionError;
+use crate::game::{Game, Material, MAX_KINDS};
+use crate::geometry::{StepRule, Topology, Vector};
+use crate::moves::{Move, MoveKind};
+use crate::piece::{Atom, Modality};
+use crate::zobrist::Zobrist;
+use crate::{Color, Piece, Role, Square};
+use arrayvec::ArrayVec;
+use std::sync::OnceLock;
+
+/// What `variantlab variants` reports.
+pub const INFO: super::VariantInfo = super::VariantInfo {
+    name: "gateway",
+    title: "Gateway Chess",
+    rules_file: "gateway-chess.md",
+    dims: (4, 10, 5),
+    cells: 180,
+    notes: &[
+        "[R] board: 4 files x 10 ranks x 5 levels (v top .. z bottom) without files a and d on ranks 3 and 8 (the gateways): 180 cells",
+        "[R] setup: the start array is reconstructed (the five level diagrams are lost)",
+        "[D] one-foot-in-the-grave: every cell of the box spanned by a step or leap must exist",
+        "[S/D] Quantum King: four threatened row cells is checkmate; otherwise keep the row unthreatened or transform into an Emperor on an unthreatened cell; only a side with an Emperor can be stalemated",
+    ],
+};
+
+/// The bitboard of the Gateway board: 200 cell numbers (holes keep theirs, see
+/// [`Topology::without`]), 180 cells, so four words.
+pub type GatewayBb = BbWide<4>;
+
+/// Files, ranks and levels of the bounding box.
+const FILES: usize = 4;
+const RANKS: usize = 10;
+const LEVELS: usize = 5;
+/// Cell numbers, holes included.
+const NSQ: usize = FILES * RANKS * LEVELS;
+/// Rows (one rank of one level): `level * 10 + rank`.
+const NROWS: usize = RANKS * LEVELS;
+/// No QK (the side has its Emperor).
+const NO_ROW: u8 = u8::MAX;
+
+/// The missing cells (R): files `a` and `d` on ranks 3 and 8, on every level.
+pub const HOLES: [&str; 20] = [
+    "va3", "vd3", "va8", "vd8", "wa3", "wd3", "wa8", "wd8", "xa3", "xd3", "xa8", "xd8", "ya3",
+    "yd3", "ya8", "yd8", "za3", "zd3", "za8", "zd8",
+];
+
+/// The start position (R) (the rules file's reconstructed array), in the position text format.
+pub const START: &str = "ommo/rnnr/pp/4/4/4/4/PP/RNNR/OMMO|cjjc/bssb/pp/4/4/4/4/PP/BSSB/CJJC|\
+kkkk/bjjb/pp/4/4/4/4/PP/BJJB/KKKK|quuq/ussu/pp/4/4/4/4/PP/USSU/QUUQ|gddg/rnnr/pp/4/4/4/4/PP/RNNR/GDDG w 0 1";
+
+/// One piece type as data: its name, letter, value, the vector families it rides and those
+/// it leaps (each family is every permutation and sign choice of the given triple).
+#[derive(Clone, Copy, Debug)]
+pub struct RoleSpec {
+    /// Human name.
+    pub name: &'static str,
+    /// Upper-case letter (White).
+    pub letter: char,
+    /// Default value in centipawns.
+    pub value: i32,
+    /// Families ridden any distance.
+    pub rides: &'static [Vector],
+    /// Families leapt (or stepped) once.
+    pub leaps: &'static [Vector],
+}
+
+const ORTHO: Vector = [1, 0, 0];
+const DIAG: Vector = [1, 1, 0];
+const TRI: Vector = [1, 1, 1];
+const KNIGHT: Vector = [2, 1, 0];
+const SEXTON: Vector = [2, 1, 1];
+const NINJA: Vector = [2, 2, 1];
+
+/// Role indices.
+const PAWN: usize = 0;
+const EMPEROR: usize = 13;
+/// Number of roles in the tables (the QK is not one: it is a row, kept apart).
+const NROLES: usize = 14;
+
+/// Every piece type but the Quantum King, one line each (the Pawn's moves are its own atoms,
+/// see [`role_atoms`]). Values are starting estimates for the search.
+#[rustfmt::skip]
+pub const ROLES: [RoleSpec; NROLES] = [
+    RoleSpec { name: "pawn", letter: 'P', value: 100, rides: &[], leaps: &[] },
+    RoleSpec { name: "rook", letter: 'R', value: 500, rides: &[ORTHO], leaps: &[] },
+    RoleSpec { name: "bishop", letter: 'B', value: 450, rides: &[DIAG], leaps: &[] },
+    RoleSpec { name: "unicorn", letter: 'U', value: 250, rides: &[TRI], leaps: &[] },
+    RoleSpec { name: "queen", letter: 'Q', value: 1000, rides: &[ORTHO, DIAG], leaps: &[] },
+    RoleSpec { name: "duchess", letter: 'D', value: 750, rides: &[ORTHO, TRI], leaps: &[] },
+    RoleSpec { name: "governor", letter: 'G', value: 700, rides: &[DIAG, TRI], leaps: &[] },
+    RoleSpec { name: "knight", letter: 'N', value: 300, rides: &[], leaps: &[KNIGHT] },
+    RoleSpec { name: "sexton", letter: 'S', value: 300, rides: &[], leaps: &[SEXTON] },
+    RoleSpec { name: "ninja", letter: 'J', value: 300, rides: &[], leaps: &[NINJA] },
+    RoleSpec { name: "churchwarden", letter: 'C', value: 600, rides: &[], leaps: &[KNIGHT, SEXTON] },
+    RoleSpec { name: "samurai", letter: 'M', value: 600, rides: &[], leaps: &[KNIGHT, NINJA] },
+    RoleSpec { name: "oberon", letter: 'O', value: 600, rides: &[], leaps: &[SEXTON, NINJA] },
+    RoleSpec { name: "emperor", letter: 'E', value: 0, rides: &[], leaps: &[ORTHO, DIAG, TRI] },
+];
+
+/// Every permutation and sign choice of a triple, without repeats.
+pub fn family(v: Vector) -> Vec<Vector> {
+    let perms = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut out: Vec<Vector> = Vec::new();
+    for p in perms {
+        for signs in 0..8 {
+            let mut w = [0i8; 3];
+            for k in 0..3 {
+                let x = v[p[k]];
+                w[k] = if signs >> k & 1 == 1 { -x } else { x };
+            }
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// The atoms of every role, indexed like [`ROLES`], from White's point of view.
+pub fn role_atoms() -> Vec<Vec<Atom>> {
+    ROLES
+        .iter()
+        .enumerate()
+        .map(|(r, spec)| {
+            if r == PAWN {
+                let mut atoms = vec![Atom {
+                    vector: [0, 1, 0],
+                    range: 1,
+                    modality: Modality::MoveOnly,
+                }];
+                for v in [[1, 1, 0], [-1, 1, 0], [0, 1, 1], [0, 1, -1]] {
+                    atoms.push(Atom {
+                        vector: v,
+                        range: 1,
+                        modality: Modality::CaptureOnly,
+                    });
+                }
+                return atoms;
+            }
+            let mut atoms = Vec::new();
+            for (fams, range) in [(spec.rides, 0), (spec.leaps, 1)] {
+                for &f in fams {
+                    for v in family(f) {
+                        atoms.push(Atom {
+                            vector: v,
+                            range,
+                            modality: Modality::Both,
+                        });
+                    }
+                }
+            }
+            atoms
+        })
+        .collect()
+}
+
+/// The board: the 4 × 10 × 5 box without [`HOLES`], under the one-foot-in-the-grave rule.
+pub fn topology() -> &'static Topology {
+    &tables().topo
+}
+
+/// The compiled attack tables of [`role_atoms`] on [`topology`].
+pub fn attack_tables() -> &'static AttackTables<GatewayBb> {
+    &tables().at
+}
+
+struct Tables {
+    topo: Topology,
+    at: AttackTables<GatewayBb>,
+    zob: Zobrist,
+    /// The four cells of each full row (empty for rows on ranks 3 and 8).
+    rows: [GatewayBb; NROWS],
+    /// The rows a QK may step to from each row (conditions 1 and 2 of the rules file).
+    steps: [ArrayVec<u8, 8>; NROWS],
+    /// For each colour, ride group (of `at`) and cell: the union of the group's reverse rays,
+    /// to skip a group at once when none of its riders is on its lines.
+    group_lines: [Vec<GatewayBb>; 2],
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build_tables)
+}
+
+fn build_tables() -> Tables {
+    let topo = Topology::boxed(FILES as u8, RANKS as u8, LEVELS as u8)
+        .without(&HOLES)
+        .with_rule(StepRule::WholeBox);
+    let at = AttackTables::build(&topo, &role_atoms());
+    let zob = Zobrist::new(NSQ, 2 * NROLES + 3, 0x06a7_e3dc_4e55);
+    let full = |row: i32| -> bool {
+        let (level, rank) = (row / RANKS as i32, row % RANKS as i32);
+        (0..FILES as i32).all(|f| {
+            topo.exists(Square(
+                ((level * RANKS as i32 + rank) * FILES as i32 + f) as u16,
+            ))
+        })
+    };
+    let mut rows = [GatewayBb::EMPTY; NROWS];
+    let mut steps: [ArrayVec<u8, 8>; NROWS] = std::array::from_fn(|_| ArrayVec::new());
+    for row in 0..NROWS {
+        if !full(row as i32) {
+            continue;
+        }
+        for f in 0..FILES {
+            let sq = row * FILES + f;
+            rows[row].insert(Square(sq as u16));
+        }
+        let (level, rank) = ((row / RANKS) as i32, (row % RANKS) as i32);
+        for dl in -1..=1 {
+            for dr in -1..=1 {
+                if dl == 0 && dr == 0 {
+                    continue;
+                }
+                let (l, r) = (level + dl, rank + dr);
+                if !(0..LEVELS as i32).contains(&l) || !(0..RANKS as i32).contains(&r) {
+                    continue;
+                }
+                let to = l * RANKS as i32 + r;
+                let ok = full(to)
+                    && (dl == 0 || dr == 0 || (full(level * RANKS as i32 + r) && full(to - dr)));
+                if ok {
+                    steps[row].push(to as u8);
+                }
+            }
+        }
+    }
+    let group_lines = Color::ALL.map(|c| {
+        let mut v = Vec::new();
+        for g in at.ride_groups(c) {
+            for sq in 0..NSQ {
+                let mut b = GatewayBb::EMPTY;
+                for slot in &g.reverse {
+                    b |= at.ray(slot.vid, Square(sq as u16));
+                }
+                v.push(b);
+            }
+        }
+        v
+    });
+    Tables {
+        topo,
+        at,
+        zob,
+        rows,
+        steps,
+        group_lines,
+    }
+}
+
+/// Zobrist code of a QK of `c` (keyed on the a-file cell of its row).
+#[inline]
+fn qk_code(c: Color) -> u8 {
+    (2 * NROLES + 1) as u8 + c as u8
+}
+
+/// The move list. A side has at most 46 non-royal pieces (enforced by `from_text`, kept by
+/// play) of which at most 10 Pawns; a test checks that `46 * (most targets of any piece) +
+/// 10 * 5 * 12 (promotions) + 26 + 8` fits.
+pub type GatewayMoves = ArrayVec<Move, 4096>;
+
+/// A Gateway Chess position (copy-make, no heap).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Gateway {
+    board: [u8; NSQ],
+    by_role: [GatewayBb; NROLES],
+    by_color: [GatewayBb; 2],
+    qk: [u8; 2],
+    turn: Color,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+}
+
+#[inline]
+fn coords(sq: usize) -> (usize, usize, usize) {
+    (sq % FILES, (sq / FILES) % RANKS, sq / (FILES * RANKS))
+}
+
+fn cell_name(sq: usize) -> String {
+    let (f, r, l) = coords(sq);
+    format!(
+        "{}{}{}",
+        (b'v' + l as u8) as char,
+        (b'a' + f as u8) as char,
+        r + 1
+    )
+}
+
+fn row_name(row: usize) -> String {
+    format!(
+        "{}{}",
+        (b'v' + (row / RANKS) as u8) as char,
+        row % RANKS + 1
+    )
+}
+
+/// Parses `level file rank` strictly (no leading zeros); the cell number if it is in the box.
+fn parse_cell(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.len() < 3 {
+        return None;
+    }
+    let l = b[0].checked_sub(b'v').filter(|&l| (l as usize) < LEVELS)? as usize;
+    let f = b[1].checked_sub(b'a').filter(|&f| (f as usize) < FILES)? as usize;
+    let r = parse_rank(&s[2..])?;
+    Some((l * RANKS + r) * FILES + f)
+}
+
+/// A rank number `1`–`10` as 0-based.
+fn parse_rank(s: &str) -> Option<usize> {
+    match s {
+        "10" => Some(9),
+        _ if s.len() == 1 && (b'1'..=b'9').contains(&s.as_bytes()[0]) => {
+            Some((s.as_bytes()[0] - b'1') as usize)
+        }
+        _ => None,
+    }
+}
+
+fn role_of_letter(c: char) -> Option<usize> {
+    let u = c.to_ascii_uppercase();
+    ROLES.iter().position(|r| r.letter == u)
+}
+
+impl Gateway {
+    fn empty(turn: Color) -> Gateway {
+        Gateway {
+            board: [0; NSQ],
+            by_role: [GatewayBb::EMPTY; NROLES],
+            by_color: [GatewayBb::EMPTY; 2],
+            qk: [NO_ROW; 2],
+            turn,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+        }
+    }
+
+    /// The pieces of one side and role.
+    #[inline]
+    fn pieces(&self, c: Color, role: usize) -> GatewayBb {
+        self.by_role[role] & self.by_color[c.index()]
+    }
+
+    /// The cells of `c`'s QK (empty once it has transformed).
+    #[inline]
+    fn qk_cells(&self, c: Color) -> GatewayBb {
+        match self.qk[c.index()] {
+            NO_ROW => GatewayBb::EMPTY,
+            row => tables().rows[row as usize],
+        }
+    }
+
+    #[inline]
+    fn all_qk(&self) -> GatewayBb {
+        self.qk_cells(Color::White) | self.qk_cells(Color::Black)
+    }
+
+    /// Everything that stops a ride: pieces and QK cells.
+    #[inline]
+    fn occupied(&self) -> GatewayBb {
+        self.by_color[0] | self.by_color[1] | self.all_qk()
+    }
+
+    /// The cell of `c`'s Emperor, if it has one.
+    #[inline]
+    fn emperor(&self, c: Color) -> Option<Square> {
+        self.pieces(c, EMPEROR).lsb()
+    }
+
+    /// Whether `c` still has its Quantum King.
+    pub fn has_quantum_king(&self, c: Color) -> bool {
+        self.qk[c.index()] != NO_ROW
+    }
+
+    #[inline]
+    fn put(&mut self, sq: usize, c: Color, role: usize) {
+        let p = Piece {
+            color: c,
+            role: Role(role as u8),
+        };
+        self.board[sq] = p.code();
+        let s = Square(sq as u16);
+        self.by_role[role].insert(s);
+        self.by_color[c.index()].insert(s);
+        self.hash ^= tables().zob.piece(p.code(), s);
+    }
+
+    #[inline]
+    fn take(&mut self, sq: usize) {
+        let code = self.board[sq];
+        if let Some(p) = Piece::from_code(code) {
+            self.board[sq] = 0;
+            let s = Square(sq as u16);
+            self.by_role[p.role.index()].remove(s);
+            self.by_color[p.color.index()].remove(s);
+            self.hash ^= tables().zob.piece(code, s);
+        }
+    }
+
+    #[inline]
+    fn set_qk(&mut self, c: Color, row: u8) {
+        let z = &tables().zob;
+        if self.qk[c.index()] != NO_ROW {
+            self.hash ^= z.piece(qk_code(c), Square(self.qk[c.index()] as u16 * 4));
+        }
+        self.qk[c.index()] = row;
+        if row != NO_ROW {
+            self.hash ^= z.piece(qk_code(c), Square(row as u16 * 4));
+        }
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let z = &tables().zob;
+        let mut h = 0;
+        for (sq, &code) in self.board.iter().enumerate() {
+            if code != 0 {
+                h ^= z.piece(code, Square(sq as u16));
+            }
+        }
+        for c in Color::ALL {
+            if self.qk[c.index()] != NO_ROW {
+                h ^= z.piece(qk_code(c), Square(self.qk[c.index()] as u16 * 4));
+            }
+        }
+        if self.turn == Color::Black {
+            h ^= z.side;
+        }
+        h
+    }
+
+    /// The cells `c`'s QK attacks: every cell of every row it could step to (A7).
+    #[inline]
+    fn qk_attacks(&self, c: Color) -> GatewayBb {
+        let row = self.qk[c.index()];
+        if row == NO_ROW {
+            return GatewayBb::EMPTY;
+        }
+        let t = tables();
+        let block = self.by_color[c.index()] | self.qk_cells(!c);
+        let mut a = GatewayBb::EMPTY;
+        for &n in &t.steps[row as usize] {
+            let cells = t.rows[n as usize];
+            if (cells & block).is_empty() {
+                a |= cells;
+            }
+        }
+        a
+    }
+
+    /// Whether a piece of `by` could capture on `sq` (if it held an ordinary enemy piece),
+    /// given the blockers `occ`.
+    fn attacked(&self, sq: Square, by: Color, occ: GatewayBb) -> bool {
+        let t = tables();
+        let at = &t.at;
+        for &r in at.leap_capturing_roles(by) {
+            if (at.leap_capturers_of(by, r, sq) & self.pieces(by, r.index())).any() {
+                return true;
+            }
+        }
+        let lines = &t.group_lines[by.index()];
+        for (gi, g) in at.ride_groups(by).iter().enumerate() {
+            let mut riders = GatewayBb::EMPTY;
+            for r in &g.roles {
+                riders |= self.pieces(by, r.index());
+            }
+            if (riders & lines[gi * NSQ + sq.index()]).is_empty() {
+                continue;
+            }
+            for &slot in &g.reverse {
+                if let Some(b) = at.first_blocker(slot, sq, occ) {
+                    if riders.contains(b) {
+                        return true;
+                    }
+                }
+            }
+        }
+        let row = self.qk[by.index()];
+        if row == NO_ROW {
+            return false;
+        }
+        let (row, here) = (row as usize, sq.index() / FILES);
+        if (row / RANKS).abs_diff(here / RANKS) > 1 || (row % RANKS).abs_diff(here % RANKS) > 1 {
+            return false;
+        }
+        self.qk_attacks(by).contains(sq)
+    }
+
+    /// Whether `c`'s royal is in danger: a threatened QK cell or an attacked Emperor.
+    fn royal_attacked(&self, c: Color) -> bool {
+        let occ = self.occupied();
+        if self.has_quantum_king(c) {
+            self.qk_cells(c)
+                .squares()
+                .any(|s| self.attacked(s, !c, occ))
+        } else {
+            self.emperor(c).is_some_and(|e| self.attacked(e, !c, occ))
+        }
+    }
+
+    /// Whether the move leaves the mover's royal safe (copy-make).
+    #[inline]
+    fn safe_after(&self, m: Move) -> bool {
+        let mut p = *self;
+        p.make(m);
+        !p.royal_attacked(self.turn)
+    }
+
+    /// Every pseudo-legal normal move and QK step of the side to move for which `keep` holds.
+    #[inline]
+    fn pseudo<F: FnMut(Move) -> bool>(&self, out: &mut GatewayMoves, mut keep: F) {
+        let t = tables();
+        let at = &t.at;
+        let us = self.turn;
+        let occ = self.occupied();
+        let blocked = self.by_color[us.index()] | self.all_qk();
+        let enemy = self.by_color[(!us).index()];
+        let last = if us == Color::White { RANKS - 1 } else { 0 };
+        for from in self.pieces(us, PAWN).squares() {
+            let r = Role(PAWN as u8);
+            let targets =
+                (at.leap_moves(us, r, from) & !occ) | (at.leap_captures(us, r, from) & enemy);
+            for to in targets.squares() {
+                if coords(to.index()).1 == last {
+                    for role in 1..EMPEROR {
+                        let m = Move::new(from, to, MoveKind::Promotion, Role(role as u8));
+                        if keep(m) {
+                            out.push(m);
+                        }
+                    }
+                } else {
+                    let m = Move::normal(from, to);
+                    if keep(m) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+        for role in 1..NROLES {
+            let r = Role(role as u8);
+            for from in self.pieces(us, role).squares() {
+                let mut targets = at.leap_moves(us, r, from);
+                for &slot in at.rides(us, r) {
+                    targets |= at.ride(slot, from, occ);
+                }
+                for to in (targets & !blocked).squares() {
+                    let m = Move::normal(from, to);
+                    if keep(m) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+        let row = self.qk[us.index()];
+        if row != NO_ROW {
+            let block = self.by_color[us.index()] | self.qk_cells(!us);
+            for &n in &t.steps[row as usize] {
+                if (t.rows[n as usize] & block).is_empty() {
+                    let m = Move::new(
+                        Square(row as u16 * 4),
+                        Square(n as u16 * 4),
+                        MoveKind::Special1,
+                        Role(0),
+                    );
+                    if keep(m) {
+                        out.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    fn transformation(sq: Square) -> Move {
+        Move::new(sq, sq, MoveKind::Special2, Role(EMPEROR as u8))
+    }
+
+    fn gen(&self, out: &mut GatewayMoves) {
+        let us = self.turn;
+        let them = !us;
+        let occ = self.occupied();
+        if self.has_quantum_king(us) {
+            let cells = self.qk_cells(us);
+            let mut safe = GatewayBb::EMPTY;
+            for c in cells.squares() {
+                if !self.attacked(c, them, occ) {
+                    safe.insert(c);
+                }
+            }
+            if safe.is_empty() {
+                return; // all four threatened: checkmate
+            }
+            if safe != cells {
+                for c in safe.squares() {
+                    out.push(Self::transformation(c));
+                }
+                return;
+            }
+            // Only a move of a pinned piece, a QK step, or a capture that may free a row for
+            // the enemy QK can expose a QK cell: the cells were all safe before the move.
+            let own = self.by_color[us.index()];
+            let mut pinned = GatewayBb::EMPTY;
+            for c in cells.squares() {
+                pinned |= self.pinned(c, them, occ, own);
+            }
+            let enemy_qk = self.has_quantum_king(them);
+            self.pseudo(out, |m| {
+                if m.kind() != MoveKind::Special1
+                    && !pinned.contains(m.from())
+                    && (!enemy_qk || self.board[m.to().index()] == 0)
+                {
+                    true
+                } else {
+                    self.safe_after(m)
+                }
+            });
+            if out.is_empty() {
+                for c in cells.squares() {
+                    out.push(Self::transformation(c));
+                }
+            }
+        } else {
+            let Some(e) = self.emperor(us) else {
+                return;
+            };
+            let check = self.attacked(e, them, occ);
+            let pinned = if check {
+                GatewayBb::EMPTY
+            } else {
+                self.pinned(e, them, occ, self.by_color[us.index()])
+            };
+            let enemy_qk = self.has_quantum_king(them);
+            self.pseudo(out, |m| {
+                if !check
+                    && m.from() != e
+                    && !pinned.contains(m.from())
+                    && (!enemy_qk || self.board[m.to().index()] == 0)
+                {
+                    true
+                } else {
+                    self.safe_after(m)
+                }
+            });
+        }
+    }
+
+    /// The pieces of `own` that alone stand between `x` and an enemy rider of `by` on one of
+    /// its lines: moving one of them may expose `x`.
+    fn pinned(&self, x: Square, by: Color, occ: GatewayBb, own: GatewayBb) -> GatewayBb {
+        let t = tables();
+        let at = &t.at;
+        let lines = &t.group_lines[by.index()];
+        let mut pinned = GatewayBb::EMPTY;
+        for (gi, g) in at.ride_groups(by).iter().enumerate() {
+            let mut riders = GatewayBb::EMPTY;
+            for r in &g.roles {
+                riders |= self.pieces(by, r.index());
+            }
+            if (riders & lines[gi * NSQ + x.index()]).is_empty() {
+                continue;
+            }
+            for &slot in &g.reverse {
+                if let Some(b1) = at.first_blocker(slot, x, occ) {
+                    if own.contains(b1) {
+                        // The ray from b1 continues the ray from x (walks are memoryless).
+                        if let Some(b2) = at.first_blocker(slot, b1, occ) {
+                            if riders.contains(b2) {
+                                pinned.insert(b1);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        pinned
+    }
+
+    /// Plays a move without the debug hash check.
+    fn make(&mut self, m: Move) {
+        let us = self.turn;
+        let them = !us;
+        let (from, to) = (m.from().index(), m.to().index());
+        match m.kind() {
+            MoveKind::Special1 => {
+                let row = (to / FILES) as u8;
+                let victims = tables().rows[row as usize] & self.by_color[them.index()];
+                for s in victims.squares() {
+                    self.take(s.index());
+                }
+                self.set_qk(us, row);
+                self.halfmove = if victims.any() {
+                    0
+                } else {
+                    self.halfmove.saturating_add(1)
+                };
+            }
+            MoveKind::Special2 => {
+                self.set_qk(us, NO_ROW);
+                self.put(to, us, EMPEROR);
+                self.halfmove = 0;
+            }
+            MoveKind::Promotion => {
+                self.take(from);
+                self.take(to);
+                self.put(to, us, m.role().index());
+                self.halfmove = 0;
+            }
+            _ => {
+                let p = Piece::from_code(self.board[from]);
+                let role = p.map_or(PAWN, |p| p.role.index());
+                let capture = self.board[to] != 0;
+                self.take(from);
+                self.take(to);
+                self.put(to, us, role);
+                self.halfmove = if capture || role == PAWN {
+                    0
+                } else {
+                    self.halfmove.saturating_add(1)
+                };
+            }
+        }
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.turn = them;
+        self.hash ^= tables().zob.side;
+    }
+
+    /// Parses the compact position text.
+    fn parse_compact(text: &str) -> Result<Gateway, PositionError> {
+        let mut p = Gateway::empty(Color::White);
+        let mut qk_cells = [GatewayBb::EMPTY; 2];
+        let bytes = text.as_bytes();
+        let board_end = text.find(' ').unwrap_or(text.len());
+        let (mut level, mut rank, mut file) = (0usize, RANKS - 1, 0usize);
+        let rank_len = |rank: usize| if rank == 2 || rank == 7 { 2 } else { 4 };
+        // Cells of a rank in order, skipping the holes.
+        let files_of = |rank: usize| -> &'static [usize] {
+            if rank == 2 || rank == 7 {
+                &[1, 2]
+            } else {
+                &[0, 1, 2, 3]
+            }
+        };
+        let err = |col: usize, msg: String| PositionError::syntax("board", col + 1, msg);
+        if board_end == 0 {
+            return Err(err(0, "empty board field".into()));
+        }
+        for (i, &b) in bytes[..board_end].iter().enumerate() {
+            match b {
+                b'/' | b'|' => {
+                    if file != rank_len(rank) {
+                        return Err(err(
+                            i,
+                            format!(
+                                "rank {} of level {} has {file} cells, expected {}",
+                                rank + 1,
+                                (b'v' + level as u8) as char,
+                                rank_len(rank)
+                            ),
+                        ));
+                    }
+                    if b == b'/' {
+                        if rank == 0 {
+                            return Err(err(i, "more than 10 ranks in a level".into()));
+                        }
+                        rank -= 1;
+                    } else {
+                        if rank != 0 {
+                            return Err(err(i, "fewer than 10 ranks in a level".into()));
+                        }
+                        if level + 1 == LEVELS {
+                            return Err(err(i, "more than 5 levels".into()));
+                        }
+                        level += 1;
+                        rank = RANKS - 1;
+                    }
+                    file = 0;
+                }
+                b'1'..=b'4' => {
+                    let n = (b - b'0') as usize;
+                    if file + n > rank_len(rank) {
+                        return Err(err(i, "too many cells in the rank".into()));
+                    }
+                    file += n;
+                }
+                _ => {
+                    let c = b as char;
+                    if file >= rank_len(rank) {
+                        return Err(err(i, "too many cells in the rank".into()));
+                    }
+                    let sq = (level * RANKS + rank) * FILES + files_of(rank)[file];
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    if c.eq_ignore_ascii_case(&'k') {
+                        qk_cells[color.index()].insert(Square(sq as u16));
+                    } else if let Some(role) = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())
+                    {
+                        p.put(sq, color, role);
+                    } else {
+                        return Err(err(i, format!("unexpected character {c:?}")));
+                    }
+                    file += 1;
+                }
+            }
+        }
+        if level + 1 != LEVELS || rank != 0 || file != rank_len(0) {
+            return Err(err(
+                board_end,
+                "board ends early: expected 5 levels of 10 ranks".into(),
+            ));
+        }
+        let mut fields = text[board_end..].split(' ');
+        fields.next(); // the empty string before the first space (or nothing)
+        let mut col = board_end + 1;
+        // The next space-separated field and its 0-based column.
+        let mut next_field = || -> Option<(usize, &str)> {
+            let f = fields.next()?;
+            let c = col;
+            col += f.len() + 1;
+            Some((c, f))
+        };
+        match next_field() {
+            Some((_, "w")) => p.turn = Color::White,
+            Some((_, "b")) => p.turn = Color::Black,
+            Some((c, f)) => {
+                return Err(PositionError::syntax(
+                    "side",
+                    c + 1,
+                    format!("expected w or b, found {f:?}"),
+                ))
+            }
+            None => {
+                return Err(PositionError::syntax(
+                    "side",
+                    board_end + 1,
+                    "missing side to move",
+                ))
+            }
+        }
+        if let Some((c, f)) = next_field() {
+            p.halfmove = parse_number(f).ok_or_else(|| {
+                PositionError::syntax("halfmove", c + 1, format!("bad number {f:?}"))
+            })?;
+            match next_field() {
+                Some((c, f)) => {
+                    p.fullmove = parse_number(f).filter(|&n| n >= 1).ok_or_else(|| {
+                        PositionError::syntax("fullmove", c + 1, format!("bad number {f:?}"))
+                    })?;
+                }
+                None => {
+                    return Err(PositionError::syntax(
+                        "fullmove",
+                        text.len() + 1,
+                        "missing fullmove number",
+                    ))
+                }
+            }
+            if let Some((c, _)) = next_field() {
+                return Err(PositionError::syntax(
+                    "end",
+                    c + 1,
+                    "unexpected text after the fullmove number",
+                ));
+            }
+        }
+        for c in Color::ALL {
+            let cells = qk_cells[c.index()];
+            if cells.is_empty() {
+                continue;
+            }
+            let row = cells.lsb().map_or(0, |s| s.index() / FILES);
+            if tables().rows[row] != cells {
+                return Err(PositionError::Setup(format!(
+                    "the {} Quantum King cells do not fill exactly one row",
+                    c.name()
+                )));
+            }
+            p.set_qk(c, row as u8);
+        }
+        p.finish()
+    }
+
+    /// Parses the rules file's piece-list form. Parenthesised remarks, as in "W: Kx1 (no other
+    /// White piece).", are ignored.
+    fn parse_list(text: &str) -> Result<Gateway, PositionError> {
+        // Blank out remarks byte for byte, so that columns stay those of the input.
+        let mut depth = 0usize;
+        let mut blanked = String::with_capacity(text.len());
+        for c in text.chars() {
+            let remark = depth > 0 || c == '(';
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if remark || c == ')' {
+                blanked.extend((0..c.len_utf8()).map(|_| ' '));
+            } else {
+                blanked.push(c);
+            }
+        }
+        let text = blanked.as_str();
+        let mut p = Gateway::empty(Color::White);
+        let mut pos = 0usize;
+        let err = |col: usize, msg: String| PositionError::syntax("piece list", col + 1, msg);
+        let skip_ws = |pos: &mut usize| {
+            while text[*pos..].starts_with(' ') {
+                *pos += 1;
+            }
+        };
+        for (c, header) in [(Color::White, "W:"), (Color::Black, "B:")] {
+            skip_ws(&mut pos);
+            if !text[pos..].starts_with(header) {
+                return Err(err(pos, format!("expected {header:?}")));
+            }
+            pos += header.len();
+            loop {
+                skip_ws(&mut pos);
+                let end = text[pos..].find([',', '.']).map_or(text.len(), |e| pos + e);
+                let item = text[pos..end].trim_end();
+                if item.is_empty() {
+                    return Err(err(pos, "expected a piece".into()));
+                }
+                let letter = item.chars().next().unwrap_or(' ');
+                let rest = &item[letter.len_utf8()..];
+                if letter == 'K' {
+                    let row = rest
+                        .as_bytes()
+                        .first()
+                        .and_then(|&l| l.checked_sub(b'v'))
+                        .filter(|&l| (l as usize) < LEVELS)
+                        .and_then(|l| parse_rank(&rest[1..]).map(|r| l as usize * RANKS + r))
+                        .filter(|&row| tables().rows[row].any())
+                        .ok_or_else(|| err(pos + 1, format!("bad Quantum King row {rest:?}")))?;
+                    if p.has_quantum_king(c) {
+                        return Err(err(pos, "two Quantum Kings".into()));
+                    }
+                    p.set_qk(c, row as u8);
+                } else {
+                    let role = role_of_letter(letter)
+                        .filter(|_| letter.is_ascii_uppercase())
+                        .ok_or_else(|| err(pos, format!("unknown piece letter {letter:?}")))?;
+                    let sq = parse_cell(rest)
+                        .filter(|&s| tables().topo.exists(Square(s as u16)))
+                        .ok_or_else(|| err(pos + 1, format!("bad cell {rest:?}")))?;
+                    if p.board[sq] != 0 {
+                        return Err(err(pos + 1, format!("two pieces on {rest}")));
+                    }
+                    p.put(sq, c, role);
+                }
+                pos = end;
+                if pos >= text.len() {
+                    return Err(err(pos, "expected ',' or '.'".into()));
+                }
+                pos += 1;
+                if text.as_bytes()[pos - 1] == b'.' {
+                    break;
+                }
+            }
+        }
+        skip_ws(&mut pos);
+        let rest = text[pos..].trim_end();
+        p.turn = match rest {
+            "White to move." | "White to move" => Color::White,
+            "Black to move." | "Black to move" => Color::Black,
+            _ => {
+                return Err(err(
+                    pos,
+                    "expected \"White to move.\" or \"Black to move.\"".into(),
+                ))
+            }
+        };
+        for c in Color::ALL {
+            if p.qk_cells(c) & p.by_color[0] | p.qk_cells(c) & p.by_color[1] != GatewayBb::EMPTY {
+                return Err(PositionError::Setup(format!(
+                    "a piece stands on the {} Quantum King's row",
+                    c.name()
+                )));
+            }
+        }
+        if (p.qk_cells(Color::White) & p.qk_cells(Color::Black)).any() {
+            return Err(PositionError::Setup("the Quantum Kings overlap".into()));
+        }
+        p.finish()
+    }
+
+    /// Checks the whole position and sets the hash.
+    fn finish(mut self) -> Result<Gateway, PositionError> {
+        for c in Color::ALL {
+            let emperors = self.pieces(c, EMPEROR).count();
+            let royals = emperors + self.has_quantum_king(c) as u32;
+            if royals != 1 {
+                return Err(PositionError::Setup(format!(
+                    "{} must have exactly one royal (a Quantum King or an Emperor), has {royals}",
+                    c.name()
+                )));
+            }
+            let pawns = self.pieces(c, PAWN);
+            if pawns.count() > 10 {
+                return Err(PositionError::Setup(format!(
+                    "{} has more than 10 Pawns",
+                    c.name()
+                )));
+            }
+            if self.by_color[c.index()].count() - emperors > 46 {
+                return Err(PositionError::Setup(format!(
+                    "{} has more than 46 non-royal pieces",
+                    c.name()
+                )));
+            }
+            let last = if c == Color::White { RANKS - 1 } else { 0 };
+            if let Some(s) = pawns.squares().find(|s| coords(s.index()).1 == last) {
+                return Err(PositionError::Setup(format!(
+                    "unpromoted Pawn on {}",
+                    cell_name(s.index())
+                )));
+            }
+        }
+        self.hash = self.compute_hash();
+        if self.royal_attacked(!self.turn) {
+            return Err(PositionError::Setup(format!(
+                "{}, not to move, has its royal under attack",
+                (!self.turn).name()
+            )));
+        }
+        Ok(self)
+    }
+}
+
+fn parse_number(s: &str) -> Option<u32> {
+    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+impl Game for Gateway {
+    type Moves = GatewayMoves;
+
+    fn start() -> Self {
+        Self::parse_compact(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    }
+
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        let t = text.trim_start();
+        if t.starts_with("W:") {
+            Self::parse_list(text)
+        } else {
+            Self::parse_compact(text)
+        }
+    }
+
+    fn variant_name(&self) -> &'static str {
+        "gateway"
+    }
+
+    #[inline]
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn legal_moves(&self, out: &mut Self::Moves) {
+        self.gen(out)
+    }
+
+    fn play_unchecked(&mut self, m: Move) {
+        self.make(m);
+        debug_assert_eq!(self.hash, self.compute_hash());
+    }
+
+    /// A side with its QK is "in check" when any of its cells is threatened (it must then
+    /// transform, or is checkmated when all four are); a side with its Emperor as usual.
+    fn in_check(&self) -> bool {
+        self.royal_attacked(self.turn)
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Nothing but royals on both sides: no checkmate is possible any more.
+    fn insufficient_material(&self) -> bool {
+        (self.by_color[0] | self.by_color[1]) == self.by_role[EMPEROR]
+    }
+
+    /// Every role of [`ROLES`], then the Quantum King.
+    fn material_kinds(&self) -> Vec<(&'static str, i32)> {
+        ROLES
+            .iter()
+            .map(|r| (r.name, r.value))
+            .chain([("quantum king", 0)])
+            .collect()
+    }
+
+    fn material(&self) -> Material {
+        let mut m = [[0; MAX_KINDS]; 2];
+        for c in Color::ALL {
+            for (r, count) in m[c.index()].iter_mut().enumerate().take(NROLES) {
+                *count = self.pieces(c, r).count() as u16;
+            }
+            m[c.index()][NROLES] = self.has_quantum_king(c) as u16;
+        }
+        m
+    }
+
+    fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Special1 => {
+                (tables().rows[m.to().index() / FILES] & self.by_color[(!self.turn).index()]).any()
+            }
+            MoveKind::Special2 => false,
+            MoveKind::Promotion => true,
+            _ => self.board[m.to().index()] != 0,
+        }
+    }
+
+    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
+        let value = |r: usize| values.get(r).copied().unwrap_or(0);
+        let role_at = |sq: usize| Piece::from_code(self.board[sq]).map(|p| p.role.index());
+        match m.kind() {
+            MoveKind::Special1 => {
+                let victims =
+                    tables().rows[m.to().index() / FILES] & self.by_color[(!self.turn).index()];
+                let v: i32 = victims
+                    .squares()
+                    .filter_map(|s| role_at(s.index()))
+                    .map(value)
+                    .sum();
+                16 * v - value(NROLES)
+            }
+            MoveKind::Special2 => 0,
+            kind => {
+                let attacker = role_at(m.from().index()).map_or(0, value);
+                let victim = role_at(m.to().index()).map_or(0, value);
+                let promotion = if kind == MoveKind::Promotion {
+                    value(m.role().index()) - attacker
+                } else {
+                    0
+                };
+                16 * victim - attacker + promotion
+            }
+        }
+    }
+
+    /// Two cheap terms, White minus Black, from the mover's view: 4 centipawns per rank a
+    /// Pawn has advanced, and 6 per non-royal piece standing in the open field (ranks 4–7)
+    /// or beyond its own gateway.
+    fn positional(&self) -> i32 {
+        let mut score = [0i32; 2];
+        for c in Color::ALL {
+            let own = self.by_color[c.index()] & !self.by_role[EMPEROR];
+            for s in own.squares() {
+                let r = coords(s.index()).1 as i32;
+                let adv = if c == Color::White { r } else { 9 - r };
+                if self.board[s.index()] != 0 && self.by_role[PAWN].contains(s) {
+                    score[c.index()] += 4 * (adv - 2);
+                } else if adv >= 3 {
+                    score[c.index()] += 6;
+                }
+            }
+        }
+        let us = self.turn.index();
+        score[us] - score[1 - us]
+    }
+
+    fn to_text(&self) -> String {
+        let mut s = String::new();
+        for level in 0..LEVELS {
+            if level > 0 {
+                s.push('|');
+            }
+            for rank in (0..RANKS).rev() {
+                if rank != RANKS - 1 {
+                    s.push('/');
+                }
+                let mut empty = 0;
+                for file in 0..FILES {
+                    let sq = (level * RANKS + rank) * FILES + file;
+                    if !tables().topo.exists(Square(sq as u16)) {
+                        continue;
+                    }
+                    let ch = if let Some(p) = Piece::from_code(self.board[sq]) {
+                        let l = ROLES[p.role.index()].letter;
+                        Some(if p.color == Color::White {
+                            l
+                        } else {
+                            l.to_ascii_lowercase()
+                        })
+                    } else if self.qk_cells(Color::White).contains(Square(sq as u16)) {
+                        Some('K')
+                    } else if self.qk_cells(Color::Black).contains(Square(sq as u16)) {
+                        Some('k')
+                    } else {
+                        None
+                    };
+                    match ch {
+                        Some(ch) => {
+                            if empty > 0 {
+                                s.push((b'0' + empty) as char);
+                                empty = 0;
+                            }
+                            s.push(ch);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    s.push((b'0' + empty) as char);
+                }
+            }
+        }
+        s.push(' ');
+        s.push(self.turn.char());
+        s += &format!(" {} {}", self.halfmove, self.fullmove);
+        s
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        match m.kind() {
+            MoveKind::Special1 => format!("K>{}", row_name(m.to().index() / FILES)),
+            MoveKind::Special2 => format!("T@{}", cell_name(m.to().index())),
+            MoveKind::Promotion => format!(
+                "{}{}{}",
+                cell_name(m.from().index()),
+                cell_name(m.to().index()),
+                ROLES[m.role().index() % NROLES].letter.to_ascii_lowercase()
+            ),
+            _ => format!(
+                "{}{}",
+                cell_name(m.from().index()),
+                cell_name(m.to().index())
+            ),
+        }
+    }
+}

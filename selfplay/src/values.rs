@@ -1,0 +1,523 @@
+//! Piece-value estimation, two ways, each with a 95% interval.
+//!
+//! 1. **Imbalance self-play.** For each piece kind, pairs of games from the start position
+//!    with one piece of that kind removed from one side (White in one game of the pair, Black
+//!    in the other, so the first-move advantage cancels); a few seeded random plies follow so
+//!    games differ. The full side's score converts to an Elo difference; the same is done with
+//!    a pawn removed (the calibration), and a kind's value in pawns is its Elo difference over
+//!    the pawn's. Intervals combine both relative errors (delta method).
+//! 2. **Regression.** A logistic regression of the game result (White's points, 1 / ½ / 0,
+//!    with a binomial logit) on the material difference per kind at positions sampled from
+//!    `moves.csv` (every 4th ply from ply 10). Standard errors are clustered by game (sandwich
+//!    estimator), since positions of one game share its result; a kind's value in pawns is
+//!    its coefficient over the pawn's, with a delta-method interval.
+//!
+//! The "pawn" is the kind named `pawn`, or else the cheapest kind by default value.
+
+use crate::analysis::RunData;
+use crate::openings::Openings;
+use crate::play::{play_game, Adjudication, Players};
+use crate::stats::{elo_from_score, z_for_confidence};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use variantlab_engine::game::Game;
+use variantlab_engine::search::{Limits, SearchConfig, Searcher};
+use variantlab_engine::Color;
+
+/// One estimate, as written to `piece_values.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueRow {
+    /// Variant name.
+    pub variant: String,
+    /// Material kind.
+    pub piece: String,
+    /// `imbalance` or `regression`.
+    pub method: String,
+    /// Value in pawns.
+    pub value: f64,
+    /// 95% interval.
+    pub low: f64,
+    /// 95% interval.
+    pub high: f64,
+    /// Games the estimate rests on.
+    pub games: u64,
+}
+
+/// Columns of `piece_values.csv`.
+pub const HEADER: [&str; 7] = [
+    "variant", "piece", "method", "value", "low", "high", "games",
+];
+
+/// Index of the calibration kind.
+pub fn pawn_kind(kinds: &[(&'static str, i32)]) -> Option<usize> {
+    kinds.iter().position(|k| k.0 == "pawn").or_else(|| {
+        kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.1 > 0)
+            .min_by_key(|(_, k)| k.1)
+            .map(|(i, _)| i)
+    })
+}
+
+/// Settings of the imbalance method.
+#[derive(Clone, Debug)]
+pub struct ImbalanceSettings {
+    /// Game pairs per kind.
+    pub pairs: u64,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// Elo of the full side against the side missing one piece of `kind`, with its standard
+/// error in Elo and the games played.
+#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
+fn odds_elo<G: Game>(
+    kind: usize,
+    set: &ImbalanceSettings,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+) -> Option<(f64, f64, u64)> {
+    let start = G::start();
+    let handicapped = [
+        start.without_material(Color::White, kind)?,
+        start.without_material(Color::Black, kind)?,
+    ];
+    let openings = Openings::RandomPlies(4);
+    let kinds = start.material_kinds();
+    let points: Vec<f64> = pool.install(|| {
+        (0..set.pairs * 2)
+            .into_par_iter()
+            .map(|id| {
+                let seed = crate::tournament::game_seed(set.seed ^ (kind as u64) << 48, id);
+                // Game 2p: White is missing the piece; game 2p+1: Black is.
+                let weak = if id % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let base = handicapped[(id % 2) as usize].clone();
+                let pos = random_plies(base, &openings, seed);
+                let config = |s| SearchConfig {
+                    values: kinds.iter().map(|k| k.1).collect(),
+                    hash_mib: 2,
+                    positional: true,
+                    randomize: 10,
+                    seed: s,
+                };
+                let (mut w, mut b) = (Searcher::new(config(seed)), Searcher::new(config(seed ^ 1)));
+                let limits = Limits::nodes(set.nodes);
+                let out = play_game(
+                    pos,
+                    Players {
+                        white: (&mut w, limits),
+                        black: (&mut b, limits),
+                    },
+                    Adjudication {
+                        max_plies: 300,
+                        resign: None,
+                        draw: None,
+                    },
+                    false,
+                );
+                bar.inc(1);
+                match out.end.winner() {
+                    Some(c) if c == weak => 0.0,
+                    Some(_) => 1.0,
+                    None => 0.5,
+                }
+            })
+            .collect()
+    });
+    let n = points.len() as f64;
+    let mean = points.iter().sum::<f64>() / n;
+    let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let se_score = (var / n).sqrt().max(1e-6);
+    // Elo standard error by the slope of the logistic at the mean score.
+    let m = mean.clamp(0.001, 0.999);
+    let slope = 400.0 / (std::f64::consts::LN_10 * m * (1.0 - m));
+    Some((elo_from_score(mean), se_score * slope, points.len() as u64))
+}
+
+/// The opening position after a few seeded random plies from `base`.
+fn random_plies<G: Game>(base: G, openings: &Openings, seed: u64) -> G {
+    match openings {
+        Openings::RandomPlies(p) => {
+            let mut rng = variantlab_engine::zobrist::SplitMix64(seed);
+            let mut pos = base;
+            for _ in 0..*p {
+                let mut moves = G::Moves::default();
+                pos.legal_moves(&mut moves);
+                if variantlab_engine::moves::MoveBuf::is_empty(&moves) {
+                    break;
+                }
+                let list = moves.as_ref();
+                pos.play_unchecked(list[(rng.next() % list.len() as u64) as usize]);
+            }
+            pos
+        }
+        Openings::Positions(_) => base,
+    }
+}
+
+/// The imbalance method for one variant.
+///
+/// # Errors
+/// A variant that cannot remove single pieces (its position type does not support it).
+pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
+    let start = G::start();
+    let kinds = start.material_kinds();
+    let variant = start.variant_name().to_string();
+    let pawn = pawn_kind(&kinds).context("no material kind to calibrate with")?;
+    let removable: Vec<usize> = (0..kinds.len())
+        .filter(|&k| start.without_material(Color::White, k).is_some())
+        .collect();
+    if !removable.contains(&pawn) {
+        bail!("{variant}: the imbalance method needs material-odds positions, which this variant does not provide; use --method regression");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(set.threads.max(1))
+        .stack_size(64 << 20)
+        .build()?;
+    let bar = if set.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(removable.len() as u64 * set.pairs * 2)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} odds games  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut elos = BTreeMap::new();
+    for &k in &removable {
+        if let Some(e) = odds_elo::<G>(k, set, &pool, &bar) {
+            elos.insert(k, e);
+        }
+    }
+    bar.finish_and_clear();
+    let (pe, pse, _) = elos[&pawn];
+    if pe <= 0.0 {
+        bail!("{variant}: a pawn's odds gave no advantage ({pe:.1} Elo); play more pairs or more nodes");
+    }
+    let z = z_for_confidence(0.95);
+    Ok(elos
+        .iter()
+        .map(|(&k, &(e, se, games))| {
+            let r = e / pe;
+            let rel = if k == pawn {
+                pse / pe
+            } else {
+                ((se / e.abs().max(1e-9)).powi(2) + (pse / pe).powi(2)).sqrt()
+            };
+            let half = z * r.abs() * rel;
+            ValueRow {
+                variant: variant.clone(),
+                piece: kinds[k].0.to_string(),
+                method: "imbalance".into(),
+                value: r,
+                low: r - half,
+                high: r + half,
+                games,
+            }
+        })
+        .collect())
+}
+
+/// Fits a logistic regression with fractional targets by iteratively reweighted least
+/// squares; returns coefficients and their game-clustered (sandwich) covariance.
+pub fn logistic_clustered(
+    x: &[Vec<f64>],
+    y: &[f64],
+    cluster: &[u64],
+) -> Result<(Vec<f64>, Vec<Vec<f64>>)> {
+    let p = x.first().map_or(0, Vec::len);
+    let mut beta = vec![0.0; p];
+    let mut hessian = vec![vec![0.0; p]; p];
+    for _ in 0..50 {
+        let mut grad = vec![0.0; p];
+        hessian = vec![vec![0.0; p]; p];
+        for (xi, &yi) in x.iter().zip(y) {
+            let eta: f64 = xi.iter().zip(&beta).map(|(a, b)| a * b).sum();
+            let mu = 1.0 / (1.0 + (-eta).exp());
+            let w = (mu * (1.0 - mu)).max(1e-9);
+            for a in 0..p {
+                grad[a] += xi[a] * (yi - mu);
+                for b in 0..p {
+                    hessian[a][b] += w * xi[a] * xi[b];
+                }
+            }
+        }
+        for (a, row) in hessian.iter_mut().enumerate() {
+            row[a] += 1e-9; // keeps a near-singular fit solvable
+        }
+        let step = solve(&hessian, &grad)
+            .context("regression: singular information matrix (a kind never varies?)")?;
+        let size: f64 = step.iter().map(|s| s.abs()).sum();
+        for (b, s) in beta.iter_mut().zip(&step) {
+            *b += s;
+        }
+        if size < 1e-10 {
+            break;
+        }
+    }
+    let inv = invert(&hessian).context("regression: singular information matrix")?;
+    // Sandwich: H^-1 (sum over games of s_g s_g^T) H^-1, s_g the game's score vector.
+    let mut scores: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+    for ((xi, &yi), &g) in x.iter().zip(y).zip(cluster) {
+        let eta: f64 = xi.iter().zip(&beta).map(|(a, b)| a * b).sum();
+        let mu = 1.0 / (1.0 + (-eta).exp());
+        let s = scores.entry(g).or_insert_with(|| vec![0.0; p]);
+        for a in 0..p {
+            s[a] += xi[a] * (yi - mu);
+        }
+    }
+    let mut meat = vec![vec![0.0; p]; p];
+    for s in scores.values() {
+        for a in 0..p {
+            for b in 0..p {
+                meat[a][b] += s[a] * s[b];
+            }
+        }
+    }
+    let cov = mul(&mul(&inv, &meat), &inv);
+    Ok((beta, cov))
+}
+
+fn mul(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let n = a.len();
+    let m = b.first().map_or(0, Vec::len);
+    (0..n)
+        .map(|i| {
+            (0..m)
+                .map(|j| (0..b.len()).map(|k| a[i][k] * b[k][j]).sum())
+                .collect()
+        })
+        .collect()
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting.
+fn solve(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
+    let inv = invert(a)?;
+    Some(
+        inv.iter()
+            .map(|row| row.iter().zip(b).map(|(x, y)| x * y).sum())
+            .collect(),
+    )
+}
+
+/// Inverts a square matrix (Gauss–Jordan); `None` if singular.
+fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut m: Vec<Vec<f64>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut row = r.clone();
+            row.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            row
+        })
+        .collect();
+    for c in 0..n {
+        let piv = (c..n).max_by(|&i, &j| m[i][c].abs().total_cmp(&m[j][c].abs()))?;
+        if m[piv][c].abs() < 1e-12 {
+            return None;
+        }
+        m.swap(c, piv);
+        let d = m[c][c];
+        m[c].iter_mut().for_each(|x| *x /= d);
+        let pivot_row = m[c].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            let f = row[c];
+            if r != c && f != 0.0 {
+                for (x, p) in row.iter_mut().zip(&pivot_row) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    Some(m.into_iter().map(|r| r[n..].to_vec()).collect())
+}
+
+/// The regression method over tournament folders recorded with `--record-moves`.
+///
+/// # Errors
+/// No `moves.csv`, a malformed row (named), too few positions, or a singular fit.
+pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec<ValueRow>> {
+    let variant = runs
+        .first()
+        .map(|r| r.config.variant.clone())
+        .unwrap_or_default();
+    let pawn = pawn_kind(kinds).context("no material kind to calibrate with")?;
+    let mut rows: Vec<(Vec<f64>, f64, u64)> = Vec::new();
+    let mut games = 0u64;
+    for (ri, run) in runs.iter().enumerate() {
+        if run.config.variant != variant {
+            bail!(
+                "{}: variant {} differs from {variant}",
+                run.dir.display(),
+                run.config.variant
+            );
+        }
+        let result: BTreeMap<u64, f64> = run
+            .games
+            .iter()
+            .map(|g| {
+                (
+                    g.id,
+                    match g.result {
+                        crate::stats::GameResult::WhiteWin => 1.0,
+                        crate::stats::GameResult::Draw => 0.5,
+                        crate::stats::GameResult::BlackWin => 0.0,
+                    },
+                )
+            })
+            .collect();
+        games += result.len() as u64;
+        let path = run.dir.join("moves.csv");
+        let mut reader = csv::Reader::from_path(&path)
+            .with_context(|| format!("reading {} (play with --record-moves)", path.display()))?;
+        for (i, rec) in reader.records().enumerate() {
+            let line = i + 2;
+            let rec = rec.with_context(|| format!("{}: line {line}", path.display()))?;
+            let (Some(id), Some(ply), Some(material)) = (rec.get(0), rec.get(1), rec.get(4)) else {
+                bail!("{}: line {line}: too few fields", path.display());
+            };
+            let id: u64 = id
+                .parse()
+                .with_context(|| format!("{}: line {line}: bad game id", path.display()))?;
+            let ply: u32 = ply
+                .parse()
+                .with_context(|| format!("{}: line {line}: bad ply", path.display()))?;
+            if ply < 10 || ply % 4 != 2 {
+                continue;
+            }
+            let Some(&y) = result.get(&id) else { continue };
+            let counts = |side: &str| -> Result<Vec<f64>> {
+                let mut v = vec![0.0; kinds.len()];
+                if side.is_empty() {
+                    return Ok(v);
+                }
+                for (k, c) in side.split('-').enumerate() {
+                    if k < v.len() {
+                        v[k] = c.parse().with_context(|| {
+                            format!("{}: line {line}: bad material {material:?}", path.display())
+                        })?;
+                    }
+                }
+                Ok(v)
+            };
+            let (w, b) = material.split_once('/').with_context(|| {
+                format!("{}: line {line}: bad material {material:?}", path.display())
+            })?;
+            let (w, b) = (counts(w)?, counts(b)?);
+            let diff: Vec<f64> = w.iter().zip(&b).map(|(a, c)| a - c).collect();
+            rows.push((diff, y, (ri as u64) << 40 | id));
+        }
+    }
+    // Kinds that vary enter the model, with an intercept (the side-to-move-free first-player edge).
+    let used: Vec<usize> = (0..kinds.len())
+        .filter(|&k| rows.iter().any(|r| r.0[k] != 0.0))
+        .collect();
+    if !used.contains(&pawn) {
+        bail!("{variant}: the pawn ({}) never differs between the sides in these games; play more games", kinds[pawn].0);
+    }
+    if rows.len() < 50 {
+        bail!(
+            "{variant}: only {} sampled positions; play more games with --record-moves",
+            rows.len()
+        );
+    }
+    let x: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|r| {
+            std::iter::once(1.0)
+                .chain(used.iter().map(|&k| r.0[k]))
+                .collect()
+        })
+        .collect();
+    let y: Vec<f64> = rows.iter().map(|r| r.1).collect();
+    let g: Vec<u64> = rows.iter().map(|r| r.2).collect();
+    let (beta, cov) = logistic_clustered(&x, &y, &g)?;
+    let pi = 1 + used.iter().position(|&k| k == pawn).expect("pawn used");
+    let bp = beta[pi];
+    if bp <= 0.0 {
+        bail!("{variant}: the pawn's coefficient is not positive ({bp:.4}); play more games");
+    }
+    let z = z_for_confidence(0.95);
+    Ok(used
+        .iter()
+        .enumerate()
+        .map(|(j, &k)| {
+            let i = j + 1;
+            let r = beta[i] / bp;
+            // Delta method for a ratio of correlated coefficients.
+            let var = cov[i][i] / (bp * bp) + r * r * cov[pi][pi] / (bp * bp)
+                - 2.0 * r * cov[i][pi] / (bp * bp);
+            let half = z * var.max(0.0).sqrt();
+            ValueRow {
+                variant: variant.clone(),
+                piece: kinds[k].0.to_string(),
+                method: "regression".into(),
+                value: r,
+                low: r - half,
+                high: r + half,
+                games,
+            }
+        })
+        .collect())
+}
+
+/// Writes `piece_values.csv`.
+///
+/// # Errors
+/// An unwritable file.
+pub fn write_csv(path: &Path, rows: &[ValueRow]) -> Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    w.write_record(HEADER)?;
+    for r in rows {
+        w.write_record([
+            r.variant.clone(),
+            r.piece.clone(),
+            r.method.clone(),
+            format!("{:.3}", r.value),
+            format!("{:.3}", r.low),
+            format!("{:.3}", r.high),
+            r.games.to_string(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Writes estimates as an engine configuration (centipawns, the pawn at its default value),
+/// closing the loop with the search: `variantlab play --white FILE`.
+///
+/// # Errors
+/// An unwritable file.
+pub fn write_config(path: &Path, rows: &[ValueRow], kinds: &[(&'static str, i32)]) -> Result<()> {
+    let pawn = pawn_kind(kinds).map_or(100, |p| kinds[p].1);
+    let values: BTreeMap<String, i32> = rows
+        .iter()
+        .map(|r| (r.piece.clone(), (r.value * pawn as f64).round() as i32))
+        .collect();
+    let variant = rows.first().map_or("variant", |r| r.variant.as_str());
+    let method = rows.first().map_or("values", |r| r.method.as_str());
+    let config = crate::config::EngineConfig {
+        name: format!("{variant}-{method}-values"),
+        values,
+        ..Default::default()
+    };
+    std::fs::write(path, serde_json::to_string_pretty(&config)? + "\n")
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
