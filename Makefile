@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-compare perft fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -24,8 +24,15 @@ test: ## Format check, clippy, and the whole test suite (optimised)
 bench: ## Criterion benchmarks (perft, move generation, bitboards)
 	$(CARGO) bench -p variantlab-bench
 
-bench-compare: ## Criterion benchmarks against the saved baseline 'main'
-	$(CARGO) bench -p variantlab-bench -- --baseline main
+bench-save: ## Save the criterion baseline 'main'
+	$(CARGO) bench -p variantlab-bench -- --save-baseline main
+
+bench-compare: ## Criterion against the baseline 'main'; lists regressions over 3% noise
+	$(CARGO) bench -p variantlab-bench -- --baseline main --noise-threshold 0.03
+	python3 bench/compare.py 0.03
+
+bench-table: build ## Regenerate the figures table in bench/README.md
+	$(BIN) bench --table bench/README.md
 
 perft: build ## Perft of one variant: make perft VARIANT=chess DEPTH=5
 	$(BIN) perft --variant $(or $(VARIANT),chess) --depth $(or $(DEPTH),5)

@@ -99,3 +99,47 @@ pub fn run(kind: VariantKind, with_perft: bool) -> BenchResult {
         }
     })
 }
+
+/// Games per minute on one thread at `nodes` per move: `games` seeded games of the default
+/// configuration from random four-ply openings, capped at 300 plies.
+pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
+    use crate::openings::Openings;
+    use crate::play::{play_game, Adjudication, Players};
+    with_variant!(kind, G => {
+        let kinds = G::start().material_kinds();
+        let openings = Openings::RandomPlies(4);
+        let t = Instant::now();
+        for id in 0..games {
+            let seed = crate::tournament::game_seed(7, id);
+            let (start, _) = openings.opening::<G>(id, seed);
+            let config = crate::config::EngineConfig::default_named();
+            let mut w = Searcher::new(config.search_config(&kinds, seed).unwrap_or_default());
+            let mut b = Searcher::new(config.search_config(&kinds, seed ^ 1).unwrap_or_default());
+            let limits = Limits::nodes(nodes);
+            play_game(start, Players { white: (&mut w, limits), black: (&mut b, limits) }, Adjudication { max_plies: 300, resign: None, draw: None }, false);
+        }
+        games as f64 * 60.0 / t.elapsed().as_secs_f64().max(1e-9)
+    })
+}
+
+/// The figures table of `bench/README.md`: perft leaf rate, search speed and self-play
+/// games per minute per variant, measured now on this machine.
+pub fn markdown_table(results: &[BenchResult], gpm: &[(f64, f64)]) -> String {
+    let mut s = String::from(
+        "| variant | perft (start) | perft leaves/s | search nodes/s | signature | games/min/core @1000 nodes | games/min/core @10000 nodes |\n|---|---|---|---|---|---|---|\n",
+    );
+    for (r, (g1, g10)) in results.iter().zip(gpm) {
+        s += &format!(
+            "| `{}` | perft({}) = {} | {:.1} M | {:.2} M | {} | {:.0} | {:.0} |\n",
+            r.variant,
+            r.perft_depth,
+            r.perft_nodes,
+            r.perft_nps / 1e6,
+            r.nps / 1e6,
+            r.nodes,
+            g1,
+            g10
+        );
+    }
+    s
+}

@@ -111,6 +111,8 @@ enum Command {
     },
     /// Estimate piece values by imbalance self-play and/or regression on recorded games.
     Values(ValuesArgs),
+    /// Sequential probability ratio test of one configuration against another.
+    Sprt(SprtArgs),
     /// The default job: a small balance study of every variant, with a summary.
     Study {
         /// Games per variant.
@@ -144,6 +146,10 @@ enum Command {
         /// Only the search signature, no perft timing.
         #[arg(long)]
         no_perft: bool,
+        /// Also measure self-play games per minute and write the figures table into this
+        /// markdown file between its `<!-- figures -->` markers (bench/README.md).
+        #[arg(long)]
+        table: Option<PathBuf>,
     },
     /// Run perft on the start position of every variant.
     PerftAll {
@@ -369,6 +375,100 @@ fn study(
     Ok(())
 }
 
+/// Options of `variantlab sprt`.
+#[derive(clap::Args, Debug)]
+pub struct SprtArgs {
+    /// Variant name.
+    #[arg(long, required_unless_present = "resume")]
+    variant: Option<String>,
+    /// The reference configuration: `default` or a JSON file.
+    #[arg(long, default_value = "default")]
+    base: String,
+    /// The candidate configuration: `default` or a JSON file.
+    #[arg(long, required_unless_present = "resume")]
+    test: Option<String>,
+    /// Elo of H0 (the candidate is no better than this).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    elo0: f64,
+    /// Elo of H1 (the candidate is at least this much better).
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    elo1: f64,
+    /// Type I error.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// Type II error.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// `logistic` (Elo) or `normalized` (nElo) bounds.
+    #[arg(long, default_value = "logistic")]
+    model: String,
+    /// Nodes per move unless a configuration sets its own.
+    #[arg(long, default_value_t = 1000)]
+    nodes: u64,
+    /// Give up undecided after this many games.
+    #[arg(long, default_value_t = 20000)]
+    max_games: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Openings: `random-plies:P` or a file.
+    #[arg(long, default_value = "random-plies:6")]
+    openings: String,
+    /// Output folder (default out/sprt).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the match in this folder.
+    #[arg(long)]
+    resume: Option<PathBuf>,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn sprt(a: SprtArgs) -> Result<()> {
+    let threads = threads(a.threads)?;
+    let (config, dir) = match a.resume {
+        Some(dir) => (None, dir),
+        None => {
+            let name = a.variant.expect("clap requires --variant");
+            variant(&name)?;
+            let config = crate::sprt::SprtConfig {
+                variant: name,
+                base: EngineConfig::load(&a.base)?,
+                test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
+                elo0: a.elo0,
+                elo1: a.elo1,
+                alpha: a.alpha,
+                beta: a.beta,
+                model: a.model,
+                nodes: a.nodes,
+                max_games: a.max_games,
+                seed: a.seed,
+                openings: a.openings,
+                max_plies: 400,
+            };
+            (
+                Some(config),
+                a.out.unwrap_or_else(|| PathBuf::from("out/sprt")),
+            )
+        }
+    };
+    let s = crate::sprt::run(config, &dir, threads, a.quiet)?;
+    println!(
+        "result {}  LLR {:.3} [{:.3}, {:.3}]  games {}  penta {:?}  Elo {:+.1} [{:+.1}, {:+.1}]  nElo {:+.1} [{:+.1}, {:+.1}]",
+        s.result, s.llr, s.lower, s.upper, s.games, s.penta, s.elo[0], s.elo[1], s.elo[2], s.nelo[0], s.nelo[1], s.nelo[2]
+    );
+    println!(
+        "wrote {} and {}",
+        dir.join("sprt.csv").display(),
+        dir.join("sprt.json").display()
+    );
+    Ok(())
+}
+
 /// Options of `variantlab values`.
 #[derive(clap::Args, Debug)]
 pub struct ValuesArgs {
@@ -553,6 +653,7 @@ pub fn run() -> Result<()> {
         }
         Command::Play(args) => play(args),
         Command::Values(args) => values(args),
+        Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => {
             let runs = dirs
                 .iter()
@@ -610,6 +711,7 @@ pub fn run() -> Result<()> {
             variant,
             json,
             no_perft,
+            table,
         } => {
             let kinds = if variant == "all" {
                 VariantKind::ALL.to_vec()
@@ -617,9 +719,38 @@ pub fn run() -> Result<()> {
                 vec![VariantKind::from_name(&variant)?]
             };
             let results: Vec<_> = kinds
-                .into_iter()
-                .map(|k| crate::bench::run(k, !no_perft))
+                .iter()
+                .map(|&k| crate::bench::run(k, !no_perft))
                 .collect();
+            if let Some(path) = &table {
+                let gpm: Vec<(f64, f64)> = kinds
+                    .iter()
+                    .map(|&k| {
+                        (
+                            crate::bench::games_per_minute(k, 1000, 20),
+                            crate::bench::games_per_minute(k, 10000, 4),
+                        )
+                    })
+                    .collect();
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                let (Some(a), Some(b)) = (
+                    text.find("<!-- figures -->"),
+                    text.rfind("<!-- /figures -->"),
+                ) else {
+                    bail!(
+                        "{}: no <!-- figures --> ... <!-- /figures --> markers",
+                        path.display()
+                    );
+                };
+                let new = format!(
+                    "{}<!-- figures -->\n{}{}",
+                    &text[..a],
+                    crate::bench::markdown_table(&results, &gpm),
+                    &text[b..]
+                );
+                std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))?;
+            }
             if json {
                 println!("{}", serde_json::to_string_pretty(&results)?);
             } else {

@@ -10,6 +10,7 @@ pub mod config;
 pub mod openings;
 pub mod play;
 pub mod report;
+pub mod sprt;
 pub mod stats;
 pub mod tournament;
 pub mod values;

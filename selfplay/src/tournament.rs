@@ -200,7 +200,7 @@ fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<()> {
 
 /// Cuts an unfinished last line (a run killed mid-write) so the file ends on a whole row.
 /// Returns whether anything was cut.
-fn drop_partial_line(path: &Path) -> Result<bool> {
+pub fn drop_partial_line(path: &Path) -> Result<bool> {
     if !path.exists() {
         return Ok(false);
     }

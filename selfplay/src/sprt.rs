@@ -1,0 +1,341 @@
+//! `variantlab sprt`: is a configuration stronger than another? Colour-swapped pairs are
+//! played in parallel until the sequential probability ratio test over the pentanomial
+//! counts accepts H0 (elo <= elo0) or H1 (elo >= elo1), as large engine-testing frameworks do.
+//!
+//! The LLR is the generalised SPRT's normal approximation, which needs a variance estimate:
+//! no decision is taken before [`MIN_PAIRS`] pairs (one lucky pair would otherwise cross the
+//! bound with a near-zero variance).
+//!
+//! Determinism: pairs are played in batches, but their results are taken in pair order and
+//! the test is checked after every pair, so the decision, the pair at which it falls and
+//! `sprt.csv` are the same for any thread count. Pairs of the last batch beyond the deciding
+//! one are discarded unwritten. `sprt.csv` gets one whole flushed row per pair, so a killed
+//! run resumes from its last complete pair (`--resume DIR`).
+
+use crate::config::EngineConfig;
+use crate::openings::Openings;
+use crate::play::{play_game, Adjudication, Players};
+use crate::stats::{z_for_confidence, EloModel, Sprt, SprtStatus, Stats};
+use crate::tournament::{game_seed, read_csv};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fs::OpenOptions;
+use std::path::Path;
+use variantlab_engine::game::Game;
+use variantlab_engine::search::{Limits, Searcher};
+use variantlab_engine::{with_variant, Color, VariantKind};
+
+/// Everything that defines an SPRT match; saved as `sprt_config.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtConfig {
+    /// Variant name.
+    pub variant: String,
+    /// The reference configuration.
+    pub base: EngineConfig,
+    /// The candidate (the "first engine" of every pair).
+    pub test: EngineConfig,
+    /// H0 bound.
+    pub elo0: f64,
+    /// H1 bound.
+    pub elo1: f64,
+    /// Type I error.
+    pub alpha: f64,
+    /// Type II error.
+    pub beta: f64,
+    /// `logistic` or `normalized` Elo bounds.
+    pub model: String,
+    /// Nodes per move unless a configuration says otherwise.
+    pub nodes: u64,
+    /// Stop after this many games without a decision.
+    pub max_games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Openings.
+    pub openings: String,
+    /// Ply limit.
+    pub max_plies: u32,
+}
+
+impl SprtConfig {
+    fn test(&self) -> Result<Sprt> {
+        let model = match self.model.as_str() {
+            "logistic" => EloModel::Logistic,
+            "normalized" => EloModel::Normalized,
+            m => bail!("--model {m:?}: expected logistic or normalized"),
+        };
+        if !(self.alpha > 0.0 && self.alpha < 0.5 && self.beta > 0.0 && self.beta < 0.5) {
+            bail!("--alpha and --beta must be between 0 and 0.5");
+        }
+        if self.elo1 <= self.elo0 {
+            bail!(
+                "--elo1 ({}) must be greater than --elo0 ({})",
+                self.elo1,
+                self.elo0
+            );
+        }
+        Ok(Sprt {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+            model,
+        })
+    }
+}
+
+/// Pairs played before the test may stop.
+pub const MIN_PAIRS: u64 = 10;
+
+/// The test's verdict, held back until enough pairs are in.
+fn verdict(sprt: &Sprt, s: &Stats) -> Option<SprtStatus> {
+    match sprt.status(&s.penta) {
+        SprtStatus::Continue => None,
+        _ if s.pairs() < MIN_PAIRS => None,
+        v => Some(v),
+    }
+}
+
+/// Columns of `sprt.csv`.
+pub const HEADER: [&str; 9] = [
+    "pair_id",
+    "test_points_1",
+    "test_points_2",
+    "plies_1",
+    "plies_2",
+    "termination_1",
+    "termination_2",
+    "penta_index",
+    "llr",
+];
+
+/// The final (or current) state of a match, written as `sprt.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtSummary {
+    /// `H0`, `H1` or `none` (game limit reached).
+    pub result: String,
+    /// Log-likelihood ratio.
+    pub llr: f64,
+    /// Lower bound (accept H0).
+    pub lower: f64,
+    /// Upper bound (accept H1).
+    pub upper: f64,
+    /// Games played.
+    pub games: u64,
+    /// Pentanomial counts (LL, LD, DD+WL, WD, WW) from the test configuration's side.
+    pub penta: [u64; 5],
+    /// Elo of test over base with its 95% interval.
+    pub elo: [f64; 3],
+    /// Normalised Elo with its 95% interval.
+    pub nelo: [f64; 3],
+}
+
+fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
+    let (lower, upper) = sprt.bounds();
+    let (el, eh) = s.pair_elo_interval(0.95);
+    let n = s.pairs().max(1) as f64;
+    let nelo = s.normalized_elo();
+    // nElo is a standardised mean: its standard error is (800 / ln 10) / sqrt(2 N).
+    let half = z_for_confidence(0.95) * 800.0 / std::f64::consts::LN_10 / (2.0 * n).sqrt();
+    SprtSummary {
+        result: match decided {
+            Some(SprtStatus::AcceptH0) => "H0",
+            Some(SprtStatus::AcceptH1) => "H1",
+            _ => "none",
+        }
+        .to_string(),
+        llr: sprt.llr(&s.penta),
+        lower,
+        upper,
+        games: 2 * s.pairs(),
+        penta: s.penta,
+        elo: [s.pair_elo(), el, eh],
+        nelo: [nelo, nelo - half, nelo + half],
+    }
+}
+
+/// Runs (or, with an existing folder, resumes) a match.
+///
+/// # Errors
+/// Bad settings, unreadable configuration, an unwritable folder, a damaged `sprt.csv`.
+pub fn run(
+    config: Option<SprtConfig>,
+    dir: &Path,
+    threads: usize,
+    quiet: bool,
+) -> Result<SprtSummary> {
+    let cpath = dir.join("sprt_config.json");
+    let config = match config {
+        Some(c) => {
+            if cpath.exists() {
+                bail!(
+                    "{} already holds an SPRT match; use --resume {}",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            c.test()?;
+            let kind = VariantKind::from_name(&c.variant)?;
+            with_variant!(kind, G => {
+                Openings::parse::<G>(&c.openings)?;
+                let kinds = G::start().material_kinds();
+                c.base.search_config(&kinds, 0)?;
+                c.test.search_config(&kinds, 0)?;
+            });
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating output folder {}", dir.display()))?;
+            std::fs::write(&cpath, serde_json::to_string_pretty(&c)? + "\n")
+                .with_context(|| format!("writing {}", cpath.display()))?;
+            c
+        }
+        None => {
+            let text = std::fs::read_to_string(&cpath).with_context(|| {
+                format!("--resume {}: no sprt_config.json there", dir.display())
+            })?;
+            serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))?
+        }
+    };
+    let kind = VariantKind::from_name(&config.variant)?;
+    with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))
+}
+
+#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
+fn run_variant<G: Game>(
+    config: &SprtConfig,
+    dir: &Path,
+    threads: usize,
+    quiet: bool,
+) -> Result<SprtSummary> {
+    let sprt = config.test()?;
+    let openings = Openings::parse::<G>(&config.openings)?;
+    let kinds = G::start().material_kinds();
+    let path = dir.join("sprt.csv");
+    crate::tournament::drop_partial_line(&path)?;
+    let header: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();
+    let done = if path.exists() {
+        read_csv(&path, &header)?
+    } else {
+        Vec::new()
+    };
+    let mut stats = Stats::default();
+    for (i, r) in done.iter().enumerate() {
+        let p = |c: usize| -> Result<f64> {
+            r[c].parse().with_context(|| {
+                format!("{}: line {}: bad points {:?}", path.display(), i + 2, r[c])
+            })
+        };
+        stats.add_pair(p(1)?, p(2)?);
+    }
+    let file_exists = path.exists();
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let mut out = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(file);
+    if !file_exists {
+        out.write_record(HEADER)?;
+        out.flush()?;
+    }
+    let bar = if quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new_spinner()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos} pairs  {msg}  {per_sec}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(64 << 20)
+        .build()?;
+    let default = Limits::nodes(config.nodes);
+    let max_pairs = config.max_games.div_ceil(2);
+    let mut next = done.len() as u64;
+    let mut decided = verdict(&sprt, &stats);
+    let batch = (threads.max(1) * 4) as u64;
+    while decided.is_none() && next < max_pairs {
+        let ids: Vec<u64> = (next..(next + batch).min(max_pairs)).collect();
+        let results: Vec<[(f64, u32, &'static str); 2]> = pool.install(|| {
+            ids.par_iter()
+                .map(|&pair| {
+                    let (start, _) = openings.opening::<G>(pair, game_seed(config.seed, pair * 2));
+                    [0u64, 1].map(|g| {
+                        let id = pair * 2 + g;
+                        let seed = game_seed(config.seed, id);
+                        // The test configuration is White in the first game of the pair.
+                        let (w, b) = if g == 0 {
+                            (&config.test, &config.base)
+                        } else {
+                            (&config.base, &config.test)
+                        };
+                        let mut ws =
+                            Searcher::new(w.search_config(&kinds, seed).unwrap_or_default());
+                        let mut bs =
+                            Searcher::new(b.search_config(&kinds, seed ^ 1).unwrap_or_default());
+                        let players = Players {
+                            white: (&mut ws, w.limits(default)),
+                            black: (&mut bs, b.limits(default)),
+                        };
+                        let o = play_game(
+                            start.clone(),
+                            players,
+                            Adjudication {
+                                max_plies: config.max_plies,
+                                resign: None,
+                                draw: None,
+                            },
+                            false,
+                        );
+                        let test_color = if g == 0 { Color::White } else { Color::Black };
+                        let points = match o.end.winner() {
+                            Some(c) if c == test_color => 1.0,
+                            Some(_) => 0.0,
+                            None => 0.5,
+                        };
+                        (points, o.plies, o.end.reason())
+                    })
+                })
+                .collect()
+        });
+        for (pair, r) in ids.iter().zip(results) {
+            stats.add_pair(r[0].0, r[1].0);
+            let llr = sprt.llr(&stats.penta);
+            out.write_record([
+                pair.to_string(),
+                r[0].0.to_string(),
+                r[1].0.to_string(),
+                r[0].1.to_string(),
+                r[1].1.to_string(),
+                r[0].2.to_string(),
+                r[1].2.to_string(),
+                ((r[0].0 + r[1].0) * 2.0).round().to_string(),
+                format!("{llr:.4}"),
+            ])?;
+            out.flush()?;
+            next = pair + 1;
+            bar.inc(1);
+            let (lo, hi) = sprt.bounds();
+            bar.set_message(format!(
+                "LLR {llr:.2} [{lo:.2}, {hi:.2}]  penta {:?}",
+                stats.penta
+            ));
+            decided = verdict(&sprt, &stats);
+            if decided.is_some() {
+                break;
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let s = summary(&sprt, &stats, decided);
+    std::fs::write(
+        dir.join("sprt.json"),
+        serde_json::to_string_pretty(&s)? + "\n",
+    )
+    .with_context(|| format!("writing {}", dir.join("sprt.json").display()))?;
+    Ok(s)
+}

@@ -1,0 +1,145 @@
+//! SPRT matches end to end.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn variantlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("variantlab-sprt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn crippled() -> PathBuf {
+    let p = std::env::temp_dir().join(format!("variantlab-crippled-{}.json", std::process::id()));
+    // Material-only evaluation at a tenth of the nodes.
+    std::fs::write(
+        &p,
+        r#"{"name": "crippled", "nodes": 40, "positional": false}"#,
+    )
+    .unwrap();
+    p
+}
+
+fn json(dir: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("sprt.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_configuration_beats_its_crippled_copy() {
+    let c = crippled();
+    let dir = tmp("h1");
+    let o = variantlab(&[
+        "sprt",
+        "--variant",
+        "chess",
+        "--base",
+        c.to_str().unwrap(),
+        "--test",
+        "default",
+        "--nodes",
+        "400",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = json(&dir);
+    assert_eq!(s["result"], "H1");
+    assert!(s["llr"].as_f64().unwrap() >= s["upper"].as_f64().unwrap());
+    assert!(s["elo"][0].as_f64().unwrap() > 0.0);
+    let pairs = std::fs::read_to_string(dir.join("sprt.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    assert_eq!(pairs as u64 * 2, s["games"].as_u64().unwrap());
+    // The crippled copy against the full one is rejected: H0 at elo0 = 0.
+    let dir = tmp("h0");
+    let o = variantlab(&[
+        "sprt",
+        "--variant",
+        "dream-chess-46",
+        "--base",
+        "default",
+        "--test",
+        c.to_str().unwrap(),
+        "--nodes",
+        "400",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success());
+    assert_eq!(json(&dir)["result"], "H0");
+}
+
+#[test]
+fn same_decision_for_any_thread_count_and_after_a_resume() {
+    let c = crippled();
+    let args = |dir: &PathBuf, threads: &str| {
+        variantlab(&[
+            "sprt",
+            "--variant",
+            "chess",
+            "--base",
+            c.to_str().unwrap(),
+            "--test",
+            "default",
+            "--nodes",
+            "150",
+            "--elo0",
+            "0",
+            "--elo1",
+            "5",
+            "--max-games",
+            "60",
+            "--threads",
+            threads,
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ])
+    };
+    let (a, b) = (tmp("t1"), tmp("t2"));
+    assert!(args(&a, "1").status.success());
+    assert!(args(&b, "2").status.success());
+    let csv_a = std::fs::read_to_string(a.join("sprt.csv")).unwrap();
+    assert_eq!(csv_a, std::fs::read_to_string(b.join("sprt.csv")).unwrap());
+    assert_eq!(json(&a), json(&b));
+    // Cut the file after four pairs and half a row, as a kill would, and resume.
+    let kept: Vec<&str> = csv_a.lines().take(5).collect();
+    std::fs::write(a.join("sprt.csv"), kept.join("\n") + "\n4,1,0.").unwrap();
+    let o = variantlab(&["sprt", "--resume", a.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(a.join("sprt.csv")).unwrap(), csv_a);
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    let err = |extra: &[&str]| {
+        let mut args = vec![
+            "sprt",
+            "--variant",
+            "chess",
+            "--test",
+            "default",
+            "--out",
+            "/tmp/variantlab-never",
+        ];
+        args.extend_from_slice(extra);
+        String::from_utf8_lossy(&variantlab(&args).stderr).into_owned()
+    };
+    assert!(
+        err(&["--elo0", "5", "--elo1", "0"]).contains("--elo1 (0) must be greater than --elo0 (5)")
+    );
+    assert!(err(&["--alpha", "0.7"]).contains("--alpha and --beta must be between 0 and 0.5"));
+    assert!(err(&["--model", "bayes"]).contains("expected logistic or normalized"));
+    assert!(!std::path::Path::new("/tmp/variantlab-never").exists());
+}
