@@ -368,9 +368,15 @@ fn study(
         lines.push((kind.name(), summary));
     }
     crate::report::write_summary_csv(&out.join("summary.csv"), &lines)?;
+    let runs = VariantKind::ALL
+        .iter()
+        .map(|k| crate::analysis::load(&out.join(k.name())))
+        .collect::<Result<Vec<_>>>()?;
+    crate::analysis::write(&runs, &out)?;
+    crate::report::write_html(&runs, &out.join("report.html"))?;
     println!(
-        "wrote {} and per-variant games.csv, moves.csv",
-        out.join("summary.csv").display()
+        "wrote {}: summary.csv, balance.csv, length.csv, report.html, and games.csv + moves.csv per variant",
+        out.display()
     );
     Ok(())
 }

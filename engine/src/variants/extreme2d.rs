@@ -1278,6 +1278,27 @@ impl Game for Extreme2d {
         m
     }
 
+    /// Two cheap terms, in centipawns: 4 per rank a Pawn has advanced from its start rank, and
+    /// 3 per step a stack with powers stands in from the nearest edge (a stack's material is
+    /// already the sum of its discs).
+    fn positional(&self) -> i32 {
+        let mut score = [0i32; 2];
+        for (sq, &s) in self.cells.iter().enumerate() {
+            if s == 0 {
+                continue;
+            }
+            let (f, r) = ((sq % W) as i32, (sq / W) as i32);
+            let side = owner(s);
+            if is_pawn(s) {
+                score[side] += 4 * if side == 0 { r - 2 } else { 7 - r };
+            } else if s & POWERS != 0 {
+                score[side] += 3 * f.min(9 - f).min(r).min(9 - r);
+            }
+        }
+        let us = self.turn.index();
+        score[us] - score[1 - us]
+    }
+
     fn is_tactical(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::Normal => self.cells[m.to().index()] != 0,
