@@ -8,7 +8,8 @@
 //!    the pawn's. Intervals combine both relative errors (delta method).
 //! 2. **Regression.** A logistic regression of the game result (White's points, 1 / ½ / 0,
 //!    with a binomial logit) on the material difference per kind at positions sampled from
-//!    `moves.csv` (every 4th ply from ply 10). Standard errors are clustered by game (sandwich
+//!    `moves.csv` (every 4th ply from ply 10, quiet ones only: no capture in the next two
+//!    plies). Standard errors are clustered by game (sandwich
 //!    estimator), since positions of one game share its result; a kind's value in pawns is
 //!    its coefficient over the pawn's, with a delta-method interval.
 //!
@@ -385,6 +386,9 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
         let path = run.dir.join("moves.csv");
         let mut reader = csv::Reader::from_path(&path)
             .with_context(|| format!("reading {} (play with --record-moves)", path.display()))?;
+        // (game, ply, material, line) of every row; positions are chosen once a game's rows
+        // are all read, since quietness looks two plies ahead.
+        let mut plies: Vec<(u64, u32, String, usize)> = Vec::new();
         for (i, rec) in reader.records().enumerate() {
             let line = i + 2;
             let rec = rec.with_context(|| format!("{}: line {line}", path.display()))?;
@@ -397,10 +401,20 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
             let ply: u32 = ply
                 .parse()
                 .with_context(|| format!("{}: line {line}: bad ply", path.display()))?;
-            if ply < 10 || ply % 4 != 2 {
+            plies.push((id, ply, material.to_string(), line));
+        }
+        for (j, (id, ply, material, line)) in plies.iter().enumerate() {
+            // Quiet positions only: sampled every 4th ply from ply 10, and no capture in the
+            // next two plies (a position in the middle of an exchange says little about the
+            // material that will stay on the board).
+            if *ply < 10 || ply % 4 != 2 {
                 continue;
             }
-            let Some(&y) = result.get(&id) else { continue };
+            match plies.get(j + 2) {
+                Some((id2, ply2, m2, _)) if id2 == id && *ply2 == ply + 2 && m2 == material => {}
+                _ => continue,
+            }
+            let Some(&y) = result.get(id) else { continue };
             let counts = |side: &str| -> Result<Vec<f64>> {
                 let mut v = vec![0.0; kinds.len()];
                 if side.is_empty() {
