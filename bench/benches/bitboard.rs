@@ -39,5 +39,69 @@ fn bench_storages(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_storages);
+/// Extreme 2D's orthogonal area move needs every cell of the rectangle between origin and
+/// destination empty. Two ways to test that on the 100-cell board: AND the occupancy with a
+/// mask precomputed per (from, to) pair (what the engine does), or walk the rectangle's cells
+/// in a mailbox.
+fn bench_area_emptiness(c: &mut Criterion) {
+    const W: usize = 10;
+    let mut masks = vec![Bb128(0); 100 * 100];
+    for from in 0..100 {
+        for to in 0..100 {
+            let (f0, r0, f1, r1) = (from % W, from / W, to % W, to / W);
+            let mut m = 0u128;
+            for r in r0.min(r1)..=r0.max(r1) {
+                for f in f0.min(f1)..=f0.max(f1) {
+                    m |= 1 << (r * W + f);
+                }
+            }
+            m &= !(1u128 << from) & !(1u128 << to);
+            masks[from * 100 + to] = Bb128(m);
+        }
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut occ = 0u128;
+    let mut mailbox = [false; 100];
+    for (i, cell) in mailbox.iter_mut().enumerate() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        if seed % 5 == 0 {
+            occ |= 1 << i;
+            *cell = true;
+        }
+    }
+    let pairs: Vec<(usize, usize)> = (0..100)
+        .flat_map(|a| (0..100).map(move |b| (a, b)))
+        .filter(|(a, b)| a % 7 == 0 && b % 3 == 0)
+        .collect();
+    let mut group = c.benchmark_group("area_move_emptiness");
+    group.bench_function("mask_and", |b| {
+        b.iter(|| {
+            pairs
+                .iter()
+                .filter(|&&(f, t)| (masks[f * 100 + t] & Bb128(black_box(occ))).is_empty())
+                .count()
+        })
+    });
+    group.bench_function("cell_walk", |b| {
+        b.iter(|| {
+            pairs
+                .iter()
+                .filter(|&&(from, to)| {
+                    let (f0, r0, f1, r1) = (from % W, from / W, to % W, to / W);
+                    (r0.min(r1)..=r0.max(r1)).all(|r| {
+                        (f0.min(f1)..=f0.max(f1)).all(|f| {
+                            let i = r * W + f;
+                            i == from || i == to || !black_box(&mailbox)[i]
+                        })
+                    })
+                })
+                .count()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_storages, bench_area_emptiness);
 criterion_main!(benches);
