@@ -108,10 +108,10 @@ impl RefPos {
             return Vec::new();
         };
         let mut out = Vec::new();
-        let mut step = |v: (i32, i32),
-                        may_move: bool,
-                        may_capture: bool,
-                        out: &mut Vec<((i32, i32), bool)>| {
+        let step = |v: (i32, i32),
+                    may_move: bool,
+                    may_capture: bool,
+                    out: &mut Vec<((i32, i32), bool)>| {
             let to = (f + v.0, r + v.1);
             if !step_ok((f, r), to) {
                 return;
