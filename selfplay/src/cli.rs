@@ -340,29 +340,7 @@ fn study(
             "{}: {games} games at {nodes} nodes per move ...",
             kind.name()
         );
-        let config = RunConfig {
-            variant: kind.name().to_string(),
-            games,
-            nodes: Some(nodes),
-            depth: None,
-            seed,
-            openings: "random-plies:4".into(),
-            white: EngineConfig::default_named(),
-            black: EngineConfig::default_named(),
-            adjudication: Adjudication {
-                max_plies: 300,
-                resign: None,
-                draw: None,
-            },
-            record_moves: true,
-            shard: None,
-            engine_version: env!("CARGO_PKG_VERSION").to_string(),
-            threads: opts.threads,
-            started: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            finished: None,
-        };
+        let config = RunConfig::self_play(kind.name(), games, nodes, seed, opts.threads);
         let summary = tournament::start(config, &dir, &opts)?;
         println!("{:<16} {}", kind.name(), summary.line());
         lines.push((kind.name(), summary));
@@ -546,29 +524,7 @@ fn values(a: ValuesArgs) -> Result<()> {
             if dir.join("run.json").exists() {
                 tournament::resume(&dir, &opts)?;
             } else {
-                let config = RunConfig {
-                    variant: kind.name().to_string(),
-                    games: a.games,
-                    nodes: Some(a.nodes),
-                    depth: None,
-                    seed: a.seed,
-                    openings: "random-plies:4".into(),
-                    white: EngineConfig::default_named(),
-                    black: EngineConfig::default_named(),
-                    adjudication: Adjudication {
-                        max_plies: 300,
-                        resign: None,
-                        draw: None,
-                    },
-                    record_moves: true,
-                    shard: None,
-                    engine_version: env!("CARGO_PKG_VERSION").to_string(),
-                    threads,
-                    started: std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_secs()),
-                    finished: None,
-                };
+                let config = RunConfig::self_play(kind.name(), a.games, a.nodes, a.seed, threads);
                 tournament::start(config, &dir, &opts)?;
             }
             vec![dir]

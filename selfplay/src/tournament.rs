@@ -61,6 +61,39 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
+    /// A self-play study of the default configuration against itself from random four-ply
+    /// openings, recording moves, capped at 300 plies (the study and the piece-value
+    /// regression use it).
+    pub fn self_play(
+        variant: &str,
+        games: u64,
+        nodes: u64,
+        seed: u64,
+        threads: usize,
+    ) -> RunConfig {
+        RunConfig {
+            variant: variant.to_string(),
+            games,
+            nodes: Some(nodes),
+            depth: None,
+            seed,
+            openings: "random-plies:4".into(),
+            white: EngineConfig::default_named(),
+            black: EngineConfig::default_named(),
+            adjudication: Adjudication {
+                max_plies: 300,
+                resign: None,
+                draw: None,
+            },
+            record_moves: true,
+            shard: None,
+            engine_version: env!("CARGO_PKG_VERSION").to_string(),
+            threads,
+            started: now(),
+            finished: None,
+        }
+    }
+
     /// The fields that must agree for two runs to be parts of one study.
     fn identity(&self) -> RunConfig {
         RunConfig {
