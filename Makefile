@@ -37,6 +37,18 @@ bench-table: build ## Regenerate the figures table in bench/README.md
 perft: build ## Perft of one variant: make perft VARIANT=chess DEPTH=5
 	$(BIN) perft --variant $(or $(VARIANT),chess) --depth $(or $(DEPTH),5)
 
+VENV := .venv
+$(VENV)/ok: notebooks/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt
+	touch $@
+
+notebooks: $(VENV)/ok ## Execute every notebook headless on data/samples (executed copies in notebooks/executed/)
+	$(VENV)/bin/python notebooks/run_notebooks.py
+
+notebook-check: $(VENV)/ok ## Execute the balance notebook on data/samples (part of make test)
+	$(VENV)/bin/python notebooks/run_notebooks.py --only balance
+
 fmt: ## Format the code
 	$(CARGO) fmt --all
 

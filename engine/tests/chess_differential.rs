@@ -1,5 +1,9 @@
-//! Standard chess against shakmaty, an independent implementation: legal move sets, check
-//! status and positions after random playouts, and perft on the published suite.
+//! Standard chess against two independent implementations: shakmaty (legal move sets, check
+//! status and positions after random playouts) and the mailbox reference generator written
+//! from the FIDE Laws (`reference/chess.rs`).
+
+#[path = "reference/chess.rs"]
+mod reference_chess;
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -84,4 +88,51 @@ fn random_playouts_agree_with_shakmaty() {
         }
     }
     assert!(plies > 10_000, "only {plies} plies compared");
+}
+
+#[test]
+fn mailbox_reference_agrees_on_perft_and_random_games() {
+    for (fen, depth, nodes) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            3,
+            8902,
+        ),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            2,
+            2039,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3, 2812),
+        (
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            2,
+            264,
+        ),
+    ] {
+        assert_eq!(
+            reference_chess::parse(fen).unwrap().perft(depth),
+            nodes,
+            "{fen}"
+        );
+    }
+    let mut rng = SplitMix64(8);
+    let mut plies = 0;
+    for game in 0..300 {
+        let mut ours = Position::<Chess>::start();
+        for _ in 0..250 {
+            let fen = ours.to_text();
+            let r = reference_chess::parse(&fen).unwrap();
+            let moves = our_moves(&ours);
+            assert_eq!(moves, r.legal_moves(), "game {game}: {fen}");
+            assert_eq!(ours.is_check(), r.in_check(), "game {game}: {fen}");
+            if moves.is_empty() {
+                break;
+            }
+            ours.play_text(&moves[(rng.next() % moves.len() as u64) as usize])
+                .unwrap();
+            plies += 1;
+        }
+    }
+    assert!(plies > 20_000);
 }
