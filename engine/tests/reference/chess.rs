@@ -4,6 +4,9 @@
 
 type Cell = Option<(bool, char)>; // (white?, upper-case letter)
 
+/// (from, to, promotion letter).
+type RawMove = ((i32, i32), (i32, i32), Option<char>);
+
 /// A position.
 #[derive(Clone, Debug)]
 pub struct RefPos {
@@ -133,7 +136,7 @@ impl RefPos {
     }
 
     /// Pseudo-legal moves as (from, to, promotion).
-    fn pseudo(&self) -> Vec<((i32, i32), (i32, i32), Option<char>)> {
+    fn pseudo(&self) -> Vec<RawMove> {
         let mut out = Vec::new();
         let us = self.white;
         for r in 0..8 {
@@ -147,7 +150,7 @@ impl RefPos {
                 if kind == 'P' {
                     let dy = if us { 1 } else { -1 };
                     let last = if us { 7 } else { 0 };
-                    let mut push = |to: (i32, i32), out: &mut Vec<_>| {
+                    let push = |to: (i32, i32), out: &mut Vec<_>| {
                         if to.1 == last {
                             for p in ['q', 'r', 'b', 'n'] {
                                 out.push(((f, r), to, Some(p)));
