@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -16,10 +16,11 @@ run: build ## The default job: a small self-play balance study of every variant 
 perft-all: build ## Perft on the start position of every implemented variant
 	$(BIN) perft-all --depth 5
 
-test: ## Format check, clippy, and the whole test suite (optimised)
+test: ## Format check, clippy, the whole test suite (optimised), and one notebook executed
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace --release
+	$(MAKE) notebook-check
 
 bench: ## Criterion benchmarks (perft, move generation, bitboards)
 	$(CARGO) bench -p variantlab-bench

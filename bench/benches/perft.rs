@@ -16,6 +16,11 @@ const CASES: &[(&str, Option<&str>, u32, u64)] = &[
     ),
     ("dream-chess-46", None, 5, 778_735),
     ("extreme-2d", None, 5, 137_200),
+    ("gateway", None, 3, 32_040),
+    ("dialectic", None, 4, 451_047),
+    ("dialectic-hegelian", None, 4, 474_521),
+    ("dai-mitregi", None, 3, 883_872),
+    ("dai-mitregi-stepping", None, 3, 512_640),
 ];
 
 fn bench_perft(c: &mut Criterion) {

@@ -99,3 +99,15 @@ fn perft_extreme2d() {
 fn perft_gateway() {
     run_suite("gateway");
 }
+
+#[test]
+fn perft_dialectic() {
+    run_suite("dialectic");
+    run_suite("dialectic-hegelian");
+}
+
+#[test]
+fn perft_dai_mitregi() {
+    run_suite("dai-mitregi");
+    run_suite("dai-mitregi-stepping");
+}

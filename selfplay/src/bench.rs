@@ -25,6 +25,15 @@ const CHESS: &[&str] = &[
 /// Search depth of the signature.
 pub const DEPTH: u32 = 6;
 
+/// Search depth of the signature for one variant: [`DEPTH`], less on boards whose move
+/// lists run to hundreds (Dai Mitregi's drops), so every variant's bench lasts seconds.
+pub fn depth(kind: VariantKind) -> u32 {
+    match kind {
+        VariantKind::DaiMitregi | VariantKind::DaiMitregiStepping => DEPTH - 2,
+        _ => DEPTH,
+    }
+}
+
 /// One variant's figures.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BenchResult {
@@ -75,7 +84,7 @@ pub fn run(kind: VariantKind, with_perft: bool) -> BenchResult {
         let mut nodes = 0;
         for p in &list {
             let mut s = Searcher::new(SearchConfig::default());
-            nodes += s.search(p, &[], Limits::depth(DEPTH)).nodes;
+            nodes += s.search(p, &[], Limits::depth(depth(kind))).nodes;
         }
         let secs = t.elapsed().as_secs_f64().max(1e-9);
         // Perft from the start, one ply deeper while the last took under 0.1 s (so the

@@ -467,8 +467,10 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     let mut live = Summary::from_rows(&all_rows);
     bar.set_message(live_message(&live));
 
+    // Dai Mitregi's move lists hold thousands of moves: give each search a roomy stack.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
+        .stack_size(64 << 20)
         .build()?;
     let (tx, rx) = mpsc::channel::<(u64, Vec<String>, Vec<Vec<String>>)>();
     let defaults = config.default_limits();

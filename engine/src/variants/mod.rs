@@ -4,6 +4,8 @@
 //! used once per job (a perft run, a game), so everything inside is monomorphised per variant.
 
 pub mod chess;
+pub mod dai_mitregi;
+pub mod dialectic;
 pub mod dream46;
 pub mod extreme2d;
 pub mod gateway;
@@ -30,6 +32,14 @@ pub enum VariantKind {
     Extreme2d,
     /// Gateway Chess (3D, Quantum King).
     Gateway,
+    /// Dialectic Chess (Philosophers steered by tokens on a 3x3 dialectic).
+    Dialectic,
+    /// Hegelian Dialectic Chess (tokens may share a cell and step together).
+    DialecticHegelian,
+    /// Dai Mitregi, Leaping form (16x16, drops).
+    DaiMitregi,
+    /// Dai Mitregi, Stepping form (two-cell moves of central and Pawn-rank pieces are lame).
+    DaiMitregiStepping,
 }
 
 /// What `variantlab variants` says about a variant.
@@ -73,11 +83,15 @@ pub struct UnknownVariant {
 
 impl VariantKind {
     /// All implemented variants, in the order listed to users.
-    pub const ALL: [VariantKind; 4] = [
+    pub const ALL: [VariantKind; 8] = [
         VariantKind::Chess,
         VariantKind::Dream46,
+        VariantKind::Dialectic,
+        VariantKind::DialecticHegelian,
         VariantKind::Extreme2d,
         VariantKind::Gateway,
+        VariantKind::DaiMitregi,
+        VariantKind::DaiMitregiStepping,
     ];
 
     /// Command-line name.
@@ -87,6 +101,10 @@ impl VariantKind {
             VariantKind::Dream46 => "dream-chess-46",
             VariantKind::Extreme2d => "extreme-2d",
             VariantKind::Gateway => "gateway",
+            VariantKind::Dialectic => "dialectic",
+            VariantKind::DialecticHegelian => "dialectic-hegelian",
+            VariantKind::DaiMitregi => "dai-mitregi",
+            VariantKind::DaiMitregiStepping => "dai-mitregi-stepping",
         }
     }
 
@@ -97,6 +115,10 @@ impl VariantKind {
             VariantKind::Dream46 => VariantInfo::of_spec(&Dream46::rules().spec),
             VariantKind::Extreme2d => extreme2d::INFO,
             VariantKind::Gateway => gateway::INFO,
+            VariantKind::Dialectic => dialectic::INFO,
+            VariantKind::DialecticHegelian => dialectic::INFO_HEGELIAN,
+            VariantKind::DaiMitregi => dai_mitregi::INFO,
+            VariantKind::DaiMitregiStepping => dai_mitregi::INFO_STEPPING,
         }
     }
 
@@ -148,6 +170,30 @@ macro_rules! with_variant {
                 #[allow(unused_imports)]
                 use $crate::Game as _;
                 type $G = $crate::variants::gateway::Gateway;
+                $body
+            }
+            $crate::variants::VariantKind::Dialectic => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::variants::dialectic::Dialectic;
+                $body
+            }
+            $crate::variants::VariantKind::DialecticHegelian => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::variants::dialectic::DialecticHegelian;
+                $body
+            }
+            $crate::variants::VariantKind::DaiMitregi => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::variants::dai_mitregi::DaiMitregi;
+                $body
+            }
+            $crate::variants::VariantKind::DaiMitregiStepping => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::variants::dai_mitregi::DaiMitregiStepping;
                 $body
             }
         }

@@ -1,0 +1,1131 @@
+//! Dai Mitregi (Charles Gilman, 2006): a giant Shogi-like game with drops, in its two forms,
+//! Leaping ([`DaiMitregi`], the default, `dai-mitregi`) and Stepping ([`DaiMitregiStepping`],
+//! `dai-mitregi-stepping`). Rules: `shared/rules/dai-mitregi.md`.
+//!
+//! **Reconstructed:** the original setup diagram is lost, so the board (16 x 16, [`FILES`],
+//! [`RANKS`], camps [`ZONE_DEPTH`] ranks deep) and the start array ([`START`]) are the rules
+//! file's reconstruction, kept as data so that they can be corrected.
+//!
+//! Pieces are data: each role is one line of [`ROLES`] with a Betza string per form. The
+//! Betza modifier `n` (lame: the halfway cell of a two-cell move must be empty) is the only
+//! difference between the forms; it is handled here, by cutting the string into atoms and
+//! marking the atoms of an `n` segment lame in this file's own compiled tables. Forced
+//! promotion and the dead ranks for drops are derived from the same data: a piece must promote
+//! (and may not be dropped) where its movement, on an empty board, has no target.
+//!
+//! Position text: ranks 16 to 1 separated by `/`, files a to p, digits for runs of empty cells
+//! (one or two digits), `+X` for a promoted X; then the side to move (`w` or `b`); then the
+//! hands, `-` when both are empty, otherwise `[..]` with White's pieces in upper case first and
+//! Black's in lower case, each in the order of [`ROLES`], one letter per piece, e.g.
+//! `[BHZEbn]`.
+//!
+//! Move text: `from` and `to` cell names (`e4e5`), `+` appended for a promotion (`d13c15+`),
+//! drops as the upper-case letter, `*` and the cell (`N*e5`), for either side.
+
+use crate::error::PositionError;
+use crate::game::{Game, Material, MAX_KINDS};
+use crate::geometry::Topology;
+use crate::moves::{Move, MoveKind};
+use crate::piece::{betza, Atom};
+use crate::zobrist::SplitMix64;
+use crate::{Color, Role, Square};
+use arrayvec::ArrayVec;
+use std::sync::OnceLock;
+
+/// Files of the board (reconstructed).
+pub const FILES: usize = 16;
+/// Ranks of the board (reconstructed).
+pub const RANKS: usize = 16;
+/// Depth of each camp, which is the other side's promotion zone (stated).
+pub const ZONE_DEPTH: usize = 4;
+const NSQ: usize = FILES * RANKS;
+
+/// What `variantlab variants` says about the Leaping form.
+pub const INFO: super::VariantInfo = super::VariantInfo {
+    name: "dai-mitregi",
+    title: "Dai Mitregi (Leaping)",
+    rules_file: "dai-mitregi.md",
+    dims: (FILES as u8, RANKS as u8, 1),
+    cells: NSQ,
+    notes: NOTES,
+};
+
+/// What `variantlab variants` says about the Stepping form.
+pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
+    name: "dai-mitregi-stepping",
+    title: "Dai Mitregi (Stepping)",
+    rules_file: "dai-mitregi.md",
+    dims: (FILES as u8, RANKS as u8, 1),
+    cells: NSQ,
+    notes: NOTES,
+};
+
+const NOTES: &[&str] = &[
+    "[R] board 16x16 with camps 4 ranks deep, and the start array, are the rules file's reconstruction (the diagram is lost)",
+    "[D] promotion is optional on any move starting or ending in the zone, forced only where the piece could never move again; the King may become a Grandpasha",
+    "[D] drops: unpromoted, not on dead ranks, within the deployment limits counted over the dropper's unpromoted pieces; drops may mate",
+    "[D] threefold repetition of board, hands and side to move is a draw; there is no move-count rule",
+    "[V] drops are quiet moves to the quiescence search (hundreds a position)",
+];
+
+/// The start position (reconstructed array of the rules file).
+pub const START: &str = "whiieeyakgvooshw/1nmmccr3bbuun1/zzzzzzzzzzzzzzzz/ffffffffffffffff/16/16/16/16/16/16/16/16/FFFFFFFFFFFFFFFF/ZZZZZZZZZZZZZZZZ/1NUUBB3RCCMMN1/WHSOOVGKAYEEIIHW w -";
+
+/// A deployment limit on drops, counted over the dropping side's unpromoted pieces of the role
+/// on the board after the drop.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Limit {
+    /// No limit.
+    None,
+    /// At most this many on any one file.
+    PerFile(u8),
+    /// At most this many on the odd files and this many on the even files.
+    PerFileParity(u8),
+    /// At most this many on each cell colour.
+    PerColour(u8),
+}
+
+impl Limit {
+    /// The group of a cell under this limit (file, file parity or colour) and the maximum.
+    fn group(self, sq: usize) -> Option<(usize, u8)> {
+        let (f, r) = (sq % FILES, sq / FILES);
+        match self {
+            Limit::None => None,
+            Limit::PerFile(n) => Some((f, n)),
+            Limit::PerFileParity(n) => Some((f % 2, n)),
+            Limit::PerColour(n) => Some(((f + r) % 2, n)),
+        }
+    }
+}
+
+/// What an unpromoted role promotes to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Promotee {
+    /// Rook + Mitre.
+    Goldrider = 0,
+    /// Bishop + Wing.
+    Silverider = 1,
+    /// The King's promotion, still royal.
+    Grandpasha = 2,
+}
+
+/// One role (an unpromoted piece kind).
+#[derive(Clone, Copy, Debug)]
+pub struct RoleDef {
+    /// Name.
+    pub name: &'static str,
+    /// Letter, upper case.
+    pub letter: char,
+    /// Material value in centipawns.
+    pub value: i32,
+    /// Betza string in the Leaping form.
+    pub leaping: &'static str,
+    /// Betza string in the Stepping form (`n` = lame two-cell atom).
+    pub stepping: &'static str,
+    /// Promoted form.
+    pub promotes: Promotee,
+    /// Drop limit.
+    pub limit: Limit,
+}
+
+const fn role(
+    name: &'static str,
+    letter: char,
+    value: i32,
+    leaping: &'static str,
+    stepping: &'static str,
+    promotes: Promotee,
+    limit: Limit,
+) -> RoleDef {
+    RoleDef {
+        name,
+        letter,
+        value,
+        leaping,
+        stepping,
+        promotes,
+        limit,
+    }
+}
+
+use Limit::{PerColour, PerFile, PerFileParity};
+use Promotee::{Goldrider, Grandpasha, Silverider};
+
+/// Every role, data only. Index 0 is the King (royal).
+#[rustfmt::skip]
+pub const ROLES: [RoleDef; 19] = [
+    role("King", 'K', 0, "K", "K", Grandpasha, Limit::None),
+    role("Rook", 'R', 700, "R", "R", Goldrider, Limit::None),
+    role("Wing", 'W', 350, "fR", "fR", Goldrider, PerFile(2)),
+    role("Bishop", 'B', 550, "B", "B", Silverider, PerColour(2)),
+    role("Mitre", 'M', 300, "fB", "fB", Silverider, PerColour(2)),
+    role("Knight", 'N', 300, "N", "N", Goldrider, Limit::None),
+    role("Helm", 'H', 150, "ffN", "ffN", Goldrider, Limit::None),
+    role("Camel", 'C', 250, "C", "C", Silverider, PerColour(2)),
+    role("Hump", 'U', 120, "ffC", "ffC", Silverider, PerColour(2)),
+    role("Fearless", 'F', 100, "fFfA", "fFfnA", Silverider, PerColour(16)),
+    role("Wazchick", 'Z', 90, "fWfD", "fWfnD", Goldrider, PerFile(2)),
+    role("Goldsow", 'G', 350, "WfFfD", "WfFfnD", Goldrider, Limit::None),
+    role("Silversow", 'S', 350, "WfDA", "WfnDnA", Silverider, Limit::None),
+    role("Goldboar", 'O', 350, "FDfA", "FnDfnA", Goldrider, PerColour(2)),
+    role("Silverboar", 'V', 300, "fWFfA", "fWFfnA", Silverider, Limit::None),
+    role("Goldmemsahib", 'E', 280, "fWDfA", "fWnDfnA", Goldrider, PerFileParity(2)),
+    role("Silvermemsahib", 'Y', 370, "fWFD", "fWFnD", Silverider, Limit::None),
+    role("Goldsahib", 'A', 400, "WfFA", "WfFnA", Goldrider, Limit::None),
+    role("Silversahib", 'I', 280, "fFfDA", "fFfnDnA", Silverider, PerColour(2)),
+];
+
+/// The promoted forms, indexed by [`Promotee`]: name, value, Leaping and Stepping Betza.
+pub const PROMOTED: [(&str, i32, &str, &str); 3] = [
+    ("Goldrider", 950, "RfB", "RfB"),
+    ("Silverider", 900, "BfR", "BfR"),
+    ("Grandpasha", 0, "KDA", "KnDnA"),
+];
+
+const NROLES: usize = ROLES.len();
+const NCLASSES: usize = NROLES + PROMOTED.len();
+const KING: usize = 0;
+
+/// Cell code: 0 empty, else `role + 1`, bit 5 promoted, bit 6 Black.
+const PROMOTED_BIT: u8 = 32;
+const BLACK_BIT: u8 = 64;
+const NCODES: usize = 128;
+/// Most pieces of one kind a position may hold, board and hands together (the game has at
+/// most 32): captures keep the total, so hand counts never pass it and the hash keys cover
+/// every count.
+const MAX_HAND: usize = 64;
+
+#[inline]
+fn code(color: Color, role: usize, promoted: bool) -> u8 {
+    (role as u8 + 1) | if promoted { PROMOTED_BIT } else { 0 } | (color as u8) << 6
+}
+#[inline]
+fn role_of(c: u8) -> usize {
+    (c & 31) as usize - 1
+}
+#[inline]
+fn color_of(c: u8) -> Color {
+    if c & BLACK_BIT != 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+#[inline]
+fn promoted(c: u8) -> bool {
+    c & PROMOTED_BIT != 0
+}
+/// Movement class of a code: the role, or `NROLES + promotee` when promoted.
+#[inline]
+fn class_of(c: u8) -> usize {
+    let r = role_of(c);
+    if promoted(c) {
+        NROLES + ROLES[r].promotes as usize
+    } else {
+        r
+    }
+}
+
+/// The 8 unit directions, for rays.
+const DIRS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+];
+
+/// A compiled leap: target cell and, for a lame atom, the halfway cell that must be empty.
+#[derive(Clone, Copy, Debug)]
+struct Leap {
+    to: u8,
+    mid: u8,
+    lame: bool,
+}
+
+/// A reverse leap for attack detection: from `from`, pieces of the classes in `mask` reach
+/// the target (over `mid`, which must be empty when `lame`).
+#[derive(Clone, Copy, Debug)]
+struct RevLeap {
+    from: u8,
+    mid: u8,
+    lame: bool,
+    mask: u32,
+}
+
+/// The compiled tables of one form.
+struct FormTables {
+    /// Leaps per (color, class, cell): range into `leaps`.
+    leap_idx: Vec<(u32, u16)>,
+    leaps: Vec<Leap>,
+    /// Slide directions (bits of [`DIRS`]) per (color, class).
+    slides: [[u8; NCLASSES]; 2],
+    /// Reverse leaps per (attacker color, cell).
+    rev_idx: Vec<(u32, u16)>,
+    rev: Vec<RevLeap>,
+    /// Whether a class of a color has no move at all from a cell on an empty board.
+    dead: Vec<bool>,
+}
+
+struct Tables {
+    topo: Topology,
+    forms: [FormTables; 2],
+    /// Cells along each direction from each cell, nearest first.
+    rays: Vec<ArrayVec<u8, 15>>,
+    piece_keys: Vec<u64>,
+    hand_keys: Vec<u64>,
+    side_key: u64,
+}
+
+/// Cuts a Betza string with `n` (lame) modifiers into atoms with a lame flag.
+///
+/// # Panics
+/// On a malformed string or a lame atom without a halfway cell: pieces are program data.
+fn atoms_with_lameness(text: &str) -> Vec<(Atom, bool)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        let atom = chars[i];
+        i += 1;
+        if i < chars.len() && chars[i] == atom {
+            i += 1;
+        }
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        let seg: String = chars[start..i].iter().collect();
+        let lame = seg.contains('n');
+        let plain: String = seg.chars().filter(|&c| c != 'n').collect();
+        for a in betza::parse(&plain).unwrap_or_else(|e| panic!("{e}")) {
+            if lame {
+                assert!(
+                    a.range == 1 && a.vector[0] % 2 == 0 && a.vector[1] % 2 == 0,
+                    "lame atom without a halfway cell in {text}"
+                );
+            }
+            out.push((a, lame));
+        }
+    }
+    out
+}
+
+fn class_betza(class: usize, stepping: bool) -> &'static str {
+    if class < NROLES {
+        if stepping {
+            ROLES[class].stepping
+        } else {
+            ROLES[class].leaping
+        }
+    } else {
+        let p = PROMOTED[class - NROLES];
+        if stepping {
+            p.3
+        } else {
+            p.2
+        }
+    }
+}
+
+fn build_form(topo: &Topology, stepping: bool) -> FormTables {
+    let mut leap_idx = Vec::with_capacity(2 * NCLASSES * NSQ);
+    let mut leaps = Vec::new();
+    let mut slides = [[0u8; NCLASSES]; 2];
+    let mut dead = vec![false; 2 * NCLASSES * NSQ];
+    // (attacker color, target cell) -> list of (from, mid, lame, mask)
+    let mut rev_lists: Vec<Vec<RevLeap>> = vec![Vec::new(); 2 * NSQ];
+    for color in Color::ALL {
+        for class in 0..NCLASSES {
+            let atoms: Vec<(Atom, bool)> = atoms_with_lameness(class_betza(class, stepping))
+                .into_iter()
+                .map(|(a, l)| {
+                    (
+                        if color == Color::Black {
+                            a.for_black()
+                        } else {
+                            a
+                        },
+                        l,
+                    )
+                })
+                .collect();
+            for &(a, _) in &atoms {
+                if a.range == 0 {
+                    let d = (a.vector[0], a.vector[1]);
+                    let k = DIRS
+                        .iter()
+                        .position(|&x| x == d)
+                        .expect("riders ride unit steps");
+                    slides[color.index()][class] |= 1 << k;
+                } else {
+                    assert_eq!(a.range, 1, "only leaps and unlimited rides are used");
+                }
+            }
+            for sq in 0..NSQ {
+                let start = leaps.len() as u32;
+                let s = Square(sq as u16);
+                for &(a, lame) in &atoms {
+                    if a.range != 1 {
+                        continue;
+                    }
+                    if let Some(t) = topo.walk(s, a.vector) {
+                        let mid = if lame {
+                            let half = [a.vector[0] / 2, a.vector[1] / 2, 0];
+                            topo.walk(s, half).map_or(0, |m| m.0 as u8)
+                        } else {
+                            0
+                        };
+                        leaps.push(Leap {
+                            to: t.0 as u8,
+                            mid,
+                            lame,
+                        });
+                        let list = &mut rev_lists[color.index() * NSQ + t.index()];
+                        match list
+                            .iter_mut()
+                            .find(|r| r.from == sq as u8 && r.lame == lame && r.mid == mid)
+                        {
+                            Some(r) => r.mask |= 1 << class,
+                            None => list.push(RevLeap {
+                                from: sq as u8,
+                                mid,
+                                lame,
+                                mask: 1 << class,
+                            }),
+                        }
+                    }
+                }
+                let n = leaps.len() as u32 - start;
+                leap_idx.push((start, n as u16));
+                let has_slide = DIRS.iter().enumerate().any(|(k, &(dx, dy))| {
+                    slides[color.index()][class] & (1 << k) != 0
+                        && topo.walk(s, [dx, dy, 0]).is_some()
+                });
+                dead[(color.index() * NCLASSES + class) * NSQ + sq] = n == 0 && !has_slide;
+            }
+        }
+    }
+    let mut rev_idx = Vec::with_capacity(2 * NSQ);
+    let mut rev = Vec::new();
+    for list in rev_lists {
+        rev_idx.push((rev.len() as u32, list.len() as u16));
+        rev.extend(list);
+    }
+    FormTables {
+        leap_idx,
+        leaps,
+        slides,
+        rev_idx,
+        rev,
+        dead,
+    }
+}
+
+fn build_tables() -> Tables {
+    let topo = Topology::rect(FILES as u8, RANKS as u8);
+    let forms = [build_form(&topo, false), build_form(&topo, true)];
+    let mut rays = Vec::with_capacity(8 * NSQ);
+    for &(dx, dy) in &DIRS {
+        for sq in 0..NSQ {
+            let mut r = ArrayVec::new();
+            let mut s = Square(sq as u16);
+            while let Some(t) = topo.walk(s, [dx, dy, 0]) {
+                r.push(t.0 as u8);
+                s = t;
+            }
+            rays.push(r);
+        }
+    }
+    let mut rng = SplitMix64(0xda1_317e_6100);
+    let piece_keys = (0..NCODES * NSQ).map(|_| rng.next()).collect();
+    let hand_keys = (0..2 * NROLES * (MAX_HAND + 1))
+        .map(|i| {
+            if i % (MAX_HAND + 1) == 0 {
+                0
+            } else {
+                rng.next()
+            }
+        })
+        .collect();
+    let side_key = rng.next();
+    Tables {
+        topo,
+        forms,
+        rays,
+        piece_keys,
+        hand_keys,
+        side_key,
+    }
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build_tables)
+}
+
+impl Tables {
+    #[inline]
+    fn piece_key(&self, c: u8, sq: usize) -> u64 {
+        self.piece_keys[c as usize * NSQ + sq]
+    }
+    #[inline]
+    fn hand_key(&self, color: Color, role: usize, n: u8) -> u64 {
+        self.hand_keys[(color.index() * NROLES + role) * (MAX_HAND + 1) + n as usize]
+    }
+}
+
+impl FormTables {
+    #[inline]
+    fn leaps_of(&self, color: Color, class: usize, sq: usize) -> &[Leap] {
+        let (s, n) = self.leap_idx[(color.index() * NCLASSES + class) * NSQ + sq];
+        &self.leaps[s as usize..s as usize + n as usize]
+    }
+    #[inline]
+    fn dead(&self, color: Color, class: usize, sq: usize) -> bool {
+        self.dead[(color.index() * NCLASSES + class) * NSQ + sq]
+    }
+}
+
+/// Whether `sq` is attacked by `by` on `board`.
+fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color) -> bool {
+    let (s, n) = ft.rev_idx[by.index() * NSQ + sq];
+    for r in &ft.rev[s as usize..s as usize + n as usize] {
+        let c = board[r.from as usize];
+        if c != 0
+            && color_of(c) == by
+            && r.mask & (1 << class_of(c)) != 0
+            && (!r.lame || board[r.mid as usize] == 0)
+        {
+            return true;
+        }
+    }
+    for d in 0..8 {
+        for &x in &t.rays[d * NSQ + sq] {
+            let c = board[x as usize];
+            if c != 0 {
+                // The attacker slides in the opposite direction: DIRS pairs are (2k, 2k+1).
+                if color_of(c) == by && ft.slides[by.index()][class_of(c)] & (1 << (d ^ 1)) != 0 {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    false
+}
+
+/// Worst case of the legal move list. Board moves: each side has at most 59 pieces on the
+/// board (the game has 118 and each keeps its King), and one piece has at most 45 targets (a
+/// Goldrider: 30 orthogonal plus 15 forward-diagonal; a Rook or Bishop has at most 30 and may
+/// double them with promotion options, 60), so at most 59 * 60 = 3540 board moves. Drops: at
+/// most 18 roles in hand times 256 cells = 4608. Total under 8192 + headroom: 10240.
+pub const MAX_MOVES: usize = 10240;
+
+/// The move list of Dai Mitregi.
+pub type DaiMitregiMoves = ArrayVec<Move, MAX_MOVES>;
+
+/// A Dai Mitregi position (copy-make, no heap); `STEPPING` picks the form.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DaiMitregiPos<const STEPPING: bool> {
+    board: [u8; NSQ],
+    hands: [[u8; NROLES]; 2],
+    kings: [u8; 2],
+    turn: Color,
+    hash: u64,
+    plies: u32,
+}
+
+/// The Leaping form (the default).
+pub type DaiMitregi = DaiMitregiPos<false>;
+/// The Stepping form.
+pub type DaiMitregiStepping = DaiMitregiPos<true>;
+
+fn square_name(sq: usize) -> String {
+    format!("{}{}", (b'a' + (sq % FILES) as u8) as char, sq / FILES + 1)
+}
+
+fn in_zone(color: Color, sq: usize) -> bool {
+    let r = sq / FILES;
+    match color {
+        Color::White => r >= RANKS - ZONE_DEPTH,
+        Color::Black => r < ZONE_DEPTH,
+    }
+}
+
+fn aligned(a: usize, b: usize) -> bool {
+    let (fa, ra) = ((a % FILES) as i32, (a / FILES) as i32);
+    let (fb, rb) = ((b % FILES) as i32, (b / FILES) as i32);
+    fa == fb || ra == rb || (fa - fb).abs() == (ra - rb).abs()
+}
+
+impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
+    #[inline]
+    fn form(&self) -> &'static FormTables {
+        &tables().forms[STEPPING as usize]
+    }
+
+    /// The piece code on a cell name, for tests: `None` if empty or not a cell.
+    pub fn piece_at(&self, name: &str) -> Option<(Color, &'static str, bool)> {
+        let sq = tables().topo.parse_square(name)?;
+        let c = self.board[sq.index()];
+        (c != 0).then(|| (color_of(c), ROLES[role_of(c)].name, promoted(c)))
+    }
+
+    /// How many pieces of the role with `letter` `color` holds in hand.
+    pub fn in_hand(&self, color: Color, letter: char) -> u8 {
+        ROLES
+            .iter()
+            .position(|r| r.letter == letter.to_ascii_uppercase())
+            .map_or(0, |r| self.hands[color.index()][r])
+    }
+
+    fn full_hash(&self) -> u64 {
+        let t = tables();
+        let mut h = 0;
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                h ^= t.piece_key(c, sq);
+            }
+        }
+        for color in Color::ALL {
+            for r in 0..NROLES {
+                h ^= t.hand_key(color, r, self.hands[color.index()][r]);
+            }
+        }
+        if self.turn == Color::Black {
+            h ^= t.side_key;
+        }
+        h
+    }
+
+    fn is_attacked(&self, sq: usize, by: Color) -> bool {
+        attacked(self.form(), tables(), &self.board, sq, by)
+    }
+
+    /// Reads the position text (see the module documentation).
+    ///
+    /// # Errors
+    /// A located syntax error, or a setup error (no or two royal pieces per side, an
+    /// unpromoted piece on a cell from which it could never move).
+    pub fn parse(text: &str) -> Result<Self, PositionError> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut board = [0u8; NSQ];
+        let mut i = 0;
+        let syn = |f: &'static str, i: usize, m: &str| PositionError::syntax(f, i + 1, m);
+        for rank in (0..RANKS).rev() {
+            let mut file = 0;
+            while i < chars.len() && chars[i] != '/' && chars[i] != ' ' {
+                let ch = chars[i];
+                if ch.is_ascii_digit() {
+                    let mut n = 0usize;
+                    let st = i;
+                    if ch == '0' {
+                        return Err(syn("board", st, "run of empty cells starts with 0"));
+                    }
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        n = n * 10 + (chars[i] as usize - '0' as usize);
+                        i += 1;
+                        if i - st > 2 {
+                            return Err(syn("board", st, "run of empty cells too long"));
+                        }
+                    }
+                    file += n;
+                    if file > FILES {
+                        return Err(syn("board", st, "rank has too many cells"));
+                    }
+                    continue;
+                }
+                let st = i;
+                let promo = ch == '+';
+                if promo {
+                    i += 1;
+                }
+                let Some(&l) = chars.get(i) else {
+                    return Err(syn("board", i, "'+' without a piece"));
+                };
+                let Some(r) = ROLES
+                    .iter()
+                    .position(|d| l.is_ascii_alphabetic() && d.letter == l.to_ascii_uppercase())
+                else {
+                    return Err(syn("board", i, &format!("unknown piece '{l}'")));
+                };
+                if file >= FILES {
+                    return Err(syn("board", st, "rank has too many cells"));
+                }
+                let color = if l.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                board[rank * FILES + file] = code(color, r, promo);
+                file += 1;
+                i += 1;
+            }
+            if file != FILES {
+                return Err(syn(
+                    "board",
+                    i,
+                    &format!("rank {} has {file} cells, not {FILES}", rank + 1),
+                ));
+            }
+            if rank > 0 {
+                if chars.get(i) != Some(&'/') {
+                    return Err(syn("board", i, "expected '/'"));
+                }
+                i += 1;
+            }
+        }
+        if chars.get(i) != Some(&' ') {
+            return Err(syn("board", i, "expected a space after the board"));
+        }
+        i += 1;
+        let turn = match chars.get(i) {
+            Some('w') => Color::White,
+            Some('b') => Color::Black,
+            _ => return Err(syn("side", i, "expected 'w' or 'b'")),
+        };
+        i += 1;
+        if chars.get(i) != Some(&' ') {
+            return Err(syn("side", i, "expected a space after the side to move"));
+        }
+        i += 1;
+        let mut hands = [[0u8; NROLES]; 2];
+        match chars.get(i) {
+            Some('-') => i += 1,
+            Some('[') => {
+                i += 1;
+                if chars.get(i) == Some(&']') {
+                    return Err(syn("hands", i, "empty hands are written '-'"));
+                }
+                loop {
+                    match chars.get(i) {
+                        Some(']') => {
+                            i += 1;
+                            break;
+                        }
+                        Some(&l) => {
+                            let Some(r) = ROLES.iter().position(|d| {
+                                l.is_ascii_alphabetic() && d.letter == l.to_ascii_uppercase()
+                            }) else {
+                                return Err(syn("hands", i, &format!("unknown piece '{l}'")));
+                            };
+                            if r == KING {
+                                return Err(syn("hands", i, "a King cannot be in hand"));
+                            }
+                            let c = if l.is_ascii_uppercase() { 0 } else { 1 };
+                            if hands[c][r] as usize >= MAX_HAND {
+                                return Err(syn("hands", i, "too many pieces in hand"));
+                            }
+                            hands[c][r] += 1;
+                            i += 1;
+                        }
+                        None => return Err(syn("hands", i, "unterminated hand list")),
+                    }
+                }
+            }
+            _ => return Err(syn("hands", i, "expected '-' or '['")),
+        }
+        if i != chars.len() {
+            return Err(syn("hands", i, "unexpected text after the hands"));
+        }
+        let mut kings = [None; 2];
+        let form = &tables().forms[STEPPING as usize];
+        for (sq, &c) in board.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let color = color_of(c);
+            if role_of(c) == KING {
+                if kings[color.index()].is_some() {
+                    return Err(PositionError::Setup(format!(
+                        "{} has two royal pieces",
+                        color.name()
+                    )));
+                }
+                kings[color.index()] = Some(sq as u8);
+            }
+            if form.dead(color, class_of(c), sq) {
+                return Err(PositionError::Setup(format!(
+                    "{} {} on {} could never move",
+                    color.name(),
+                    ROLES[role_of(c)].name,
+                    square_name(sq)
+                )));
+            }
+        }
+        for (r, d) in ROLES.iter().enumerate().skip(1) {
+            let on_board = board.iter().filter(|&&c| c != 0 && role_of(c) == r).count();
+            if on_board + (hands[0][r] + hands[1][r]) as usize > MAX_HAND {
+                return Err(PositionError::Setup(format!(
+                    "more than {MAX_HAND} pieces of kind {}",
+                    d.name
+                )));
+            }
+        }
+        let (Some(wk), Some(bk)) = (kings[0], kings[1]) else {
+            return Err(PositionError::Setup(
+                "each side needs one King or Grandpasha".into(),
+            ));
+        };
+        let mut p = DaiMitregiPos {
+            board,
+            hands,
+            kings: [wk, bk],
+            turn,
+            hash: 0,
+            plies: 0,
+        };
+        p.hash = p.full_hash();
+        // The side not to move may be in check (the rules file's T9 is such a position):
+        // Kings are never captured, so move generation simply never targets a royal piece.
+        Ok(p)
+    }
+
+    /// Writes the position text (see the module documentation).
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..RANKS).rev() {
+            let mut empty = 0;
+            for file in 0..FILES {
+                let c = self.board[rank * FILES + file];
+                if c == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                if promoted(c) {
+                    s.push('+');
+                }
+                let l = ROLES[role_of(c)].letter;
+                s.push(if color_of(c) == Color::White {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.turn.char());
+        s.push(' ');
+        if self.hands.iter().all(|h| h.iter().all(|&n| n == 0)) {
+            s.push('-');
+        } else {
+            s.push('[');
+            for color in Color::ALL {
+                for (r, d) in ROLES.iter().enumerate() {
+                    for _ in 0..self.hands[color.index()][r] {
+                        s.push(if color == Color::White {
+                            d.letter
+                        } else {
+                            d.letter.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            s.push(']');
+        }
+        s
+    }
+
+    /// Whether the side to move's King is attacked after moving `from` to `to` (and placing
+    /// `code` there).
+    fn exposes(&self, from: Option<usize>, to: usize, c: u8) -> bool {
+        let mut b = self.board;
+        if let Some(f) = from {
+            b[f] = 0;
+        }
+        b[to] = c;
+        let k = if role_of(c) == KING {
+            to
+        } else {
+            self.kings[self.turn.index()] as usize
+        };
+        attacked(self.form(), tables(), &b, k, !self.turn)
+    }
+
+    fn gen(&self, out: &mut DaiMitregiMoves) {
+        let t = tables();
+        let ft = self.form();
+        let us = self.turn;
+        let king = self.kings[us.index()] as usize;
+        let check = self.is_attacked(king, !us);
+        for from in 0..NSQ {
+            let c = self.board[from];
+            if c == 0 || color_of(c) != us {
+                continue;
+            }
+            let class = class_of(c);
+            let risky = check || role_of(c) == KING || aligned(from, king);
+            let can_promote = !promoted(c);
+            let from_zone = in_zone(us, from);
+            let mut emit = |to: usize| {
+                if risky && self.exposes(Some(from), to, c) {
+                    return;
+                }
+                let (f, tt) = (Square(from as u16), Square(to as u16));
+                if can_promote && (from_zone || in_zone(us, to)) {
+                    out.push(Move::new(f, tt, MoveKind::Promotion, Role(0)));
+                    if ft.dead(us, class, to) {
+                        return;
+                    }
+                }
+                out.push(Move::normal(f, tt));
+            };
+            for l in ft.leaps_of(us, class, from) {
+                let d = self.board[l.to as usize];
+                if (d == 0 || (color_of(d) != us && role_of(d) != KING))
+                    && (!l.lame || self.board[l.mid as usize] == 0)
+                {
+                    emit(l.to as usize);
+                }
+            }
+            let sl = ft.slides[us.index()][class];
+            if sl != 0 {
+                for d in 0..8 {
+                    if sl & (1 << d) == 0 {
+                        continue;
+                    }
+                    for &x in &t.rays[d * NSQ + from] {
+                        let e = self.board[x as usize];
+                        if e == 0 {
+                            emit(x as usize);
+                        } else {
+                            if color_of(e) != us && role_of(e) != KING {
+                                emit(x as usize);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        // Drops.
+        let hand = &self.hands[us.index()];
+        if hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let mut counts = [[0u8; FILES]; NROLES];
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 && color_of(c) == us && !promoted(c) {
+                let r = role_of(c);
+                if let Some((g, _)) = ROLES[r].limit.group(sq) {
+                    counts[r][g] += 1;
+                }
+            }
+        }
+        for (r, &n) in hand.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let c = code(us, r, false);
+            for to in 0..NSQ {
+                if self.board[to] != 0 || ft.dead(us, r, to) {
+                    continue;
+                }
+                if let Some((g, max)) = ROLES[r].limit.group(to) {
+                    if counts[r][g] >= max {
+                        continue;
+                    }
+                }
+                if check && self.exposes(None, to, c) {
+                    continue;
+                }
+                let s = Square(to as u16);
+                out.push(Move::new(s, s, MoveKind::Drop, Role(r as u8)));
+            }
+        }
+    }
+
+    /// Plays a move (legal, from [`Game::legal_moves`]).
+    pub fn play(&mut self, m: Move) {
+        let t = tables();
+        let us = self.turn;
+        let to = m.to().index();
+        if m.kind() == MoveKind::Drop {
+            let r = m.role().index();
+            let n = self.hands[us.index()][r];
+            self.hash ^= t.hand_key(us, r, n) ^ t.hand_key(us, r, n - 1);
+            self.hands[us.index()][r] = n - 1;
+            let c = code(us, r, false);
+            self.board[to] = c;
+            self.hash ^= t.piece_key(c, to);
+        } else {
+            let from = m.from().index();
+            let c = self.board[from];
+            let victim = self.board[to];
+            if victim != 0 {
+                let r = role_of(victim);
+                let n = self.hands[us.index()][r];
+                self.hash ^=
+                    t.piece_key(victim, to) ^ t.hand_key(us, r, n) ^ t.hand_key(us, r, n + 1);
+                self.hands[us.index()][r] = n + 1;
+            }
+            let nc = if m.kind() == MoveKind::Promotion {
+                c | PROMOTED_BIT
+            } else {
+                c
+            };
+            self.board[from] = 0;
+            self.board[to] = nc;
+            self.hash ^= t.piece_key(c, from) ^ t.piece_key(nc, to);
+            if role_of(c) == KING {
+                self.kings[us.index()] = to as u8;
+            }
+        }
+        self.turn = !us;
+        self.hash ^= t.side_key;
+        self.plies += 1;
+        debug_assert_eq!(self.hash, self.full_hash(), "incremental hash drifted");
+    }
+
+    fn kind_value(values: &[i32], k: usize) -> i32 {
+        values.get(k).copied().unwrap_or(0)
+    }
+
+    /// Material kind of a code: its role, or `NROLES + promotee` when promoted.
+    fn kind_of(c: u8) -> usize {
+        class_of(c)
+    }
+}
+
+impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
+    type Moves = DaiMitregiMoves;
+
+    fn start() -> Self {
+        Self::parse(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    }
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        Self::parse(text)
+    }
+    fn variant_name(&self) -> &'static str {
+        if STEPPING {
+            "dai-mitregi-stepping"
+        } else {
+            "dai-mitregi"
+        }
+    }
+    fn turn(&self) -> Color {
+        self.turn
+    }
+    fn legal_moves(&self, out: &mut DaiMitregiMoves) {
+        self.gen(out)
+    }
+    fn play_unchecked(&mut self, m: Move) {
+        self.play(m)
+    }
+    fn in_check(&self) -> bool {
+        self.is_attacked(self.kings[self.turn.index()] as usize, !self.turn)
+    }
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Plies since the position was read: no move is irreversible in a drop game (captured
+    /// pieces return to play), so repetition looks back over the whole game.
+    fn halfmove_clock(&self) -> u32 {
+        self.plies
+    }
+    /// The rules have no move-count rule.
+    fn move_rule_plies(&self) -> u32 {
+        u32::MAX
+    }
+    fn material_kinds(&self) -> Vec<(&'static str, i32)> {
+        ROLES
+            .iter()
+            .map(|r| (r.name, r.value))
+            .chain(PROMOTED.iter().map(|p| (p.0, p.1)))
+            .collect()
+    }
+    fn material(&self) -> Material {
+        let mut m = [[0; MAX_KINDS]; 2];
+        for &c in &self.board {
+            if c != 0 {
+                m[color_of(c).index()][Self::kind_of(c)] += 1;
+            }
+        }
+        for color in Color::ALL {
+            for (count, &n) in m[color.index()].iter_mut().zip(&self.hands[color.index()]) {
+                *count += n as u16;
+            }
+        }
+        m
+    }
+    fn is_tactical(&self, m: Move) -> bool {
+        m.kind() == MoveKind::Promotion
+            || (m.kind() != MoveKind::Drop && self.board[m.to().index()] != 0)
+    }
+    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
+        if m.kind() == MoveKind::Drop {
+            return -Self::kind_value(values, m.role().index());
+        }
+        let c = self.board[m.from().index()];
+        let attacker = Self::kind_value(values, Self::kind_of(c));
+        let v = self.board[m.to().index()];
+        let victim = if v == 0 {
+            0
+        } else {
+            Self::kind_value(values, Self::kind_of(v))
+        };
+        let promotion = if m.kind() == MoveKind::Promotion {
+            Self::kind_value(values, Self::kind_of(c | PROMOTED_BIT)) - attacker
+        } else {
+            0
+        };
+        16 * victim - attacker + promotion
+    }
+    /// One documented term: each unpromoted Wazchick and Fearless scores 3 centipawns per
+    /// rank advanced from its own back rank (pawn-rank pieces gain by nearing the promotion
+    /// zone), from the side to move's point of view.
+    fn positional(&self) -> i32 {
+        let mut score = 0;
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c == 0 || promoted(c) || !matches!(ROLES[role_of(c)].letter, 'Z' | 'F') {
+                continue;
+            }
+            let color = color_of(c);
+            let advance = match color {
+                Color::White => sq / FILES,
+                Color::Black => RANKS - 1 - sq / FILES,
+            } as i32;
+            score += if color == self.turn { 3 } else { -3 } * advance;
+        }
+        score
+    }
+    fn to_text(&self) -> String {
+        self.text()
+    }
+    fn move_text(&self, m: Move) -> String {
+        match m.kind() {
+            MoveKind::Drop => format!(
+                "{}*{}",
+                ROLES[m.role().index() % NROLES].letter,
+                square_name(m.to().index())
+            ),
+            MoveKind::Promotion => format!(
+                "{}{}+",
+                square_name(m.from().index()),
+                square_name(m.to().index())
+            ),
+            _ => format!(
+                "{}{}",
+                square_name(m.from().index()),
+                square_name(m.to().index())
+            ),
+        }
+    }
+}

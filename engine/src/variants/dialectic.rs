@@ -1,0 +1,1160 @@
+//! Dialectic Chess and Hegelian Dialectic Chess (gwalla, 2005):
+//! `shared/rules/dialectic-chess.md` (the specification; decisions [Dn] refer to it).
+//!
+//! Orthochess with Philosophers (`H`) on the Knight squares. A separate 3x3 *dialectic*
+//! holds two tokens, the Thesis and the Antithesis. For a cell `(a, b)` the vector set is
+//! `L(a,b)` (all 8 sign/swap variants). Philosophers make quiet leaps by `L(T)` and capture by
+//! `L(A)`; Great Philosophers (`G`) ride the same vectors. A Philosopher capturing an enemy
+//! Philosopher or Great Philosopher becomes a Great Philosopher [D9]. A turn is either a
+//! main-board move or one token step (basic: tokens never share a cell [D4]; Hegelian: they
+//! may, and a shared pair may also step together as the Synthesis [D6]). The visited set `V`
+//! of `(T, A)` states since the last main-board move [D5] forbids repeating a state; it is
+//! part of the position and of its hash. Every move, dialectic or not, must leave the mover's
+//! King unattacked, with attacks evaluated under the Antithesis after the move [D10, D11].
+//!
+//! Implementation: a self-contained copy-make position (mailbox + `u64` occupancy), legal
+//! moves by make-and-test. Philosopher leap tables for all 9 cells are precomputed once in a
+//! `OnceLock`, so a token step rebuilds nothing.
+//!
+//! # Text format
+//! Orthochess FEN (six fields, `H/h` Philosopher, `G/g` Great Philosopher), then a seventh
+//! field `TxyAxy` with the token cells, then an optional eighth field `V` followed by
+//! comma-separated four-digit states `TxTyAxAy`: the visited states other than the current
+//! one (absent: only the current state). Written in ascending state order, so texts
+//! round-trip exactly. The en passant field is kept (and hashed) only when a pawn of the side
+//! to move stands beside the pawn that passed, a cheap stand-in for "an en passant capture is
+//! possible" (Game end 4); a field without such a pawn reads as `-`. Start:
+//! `rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21`.
+//!
+//! # Move notation
+//! Board moves in coordinates: `e2e4`, `b7b8q` (promotion letters `q r b h`), castling as the
+//! King's move (`e1g1`). Token moves: `Txy` (Thesis to cell (x,y)), `Axy` (Antithesis),
+//! `Sxy` (Synthesis, Hegelian only).
+
+use crate::error::PositionError;
+use crate::game::{Game, Material, MAX_KINDS};
+use crate::moves::{Move, MoveKind};
+use crate::zobrist::{SplitMix64, Zobrist};
+use crate::{Color, Role, Square};
+use arrayvec::ArrayVec;
+use std::sync::OnceLock;
+
+const PAWN: u8 = 0;
+const PHIL: u8 = 1;
+const BISHOP: u8 = 2;
+const ROOK: u8 = 3;
+const QUEEN: u8 = 4;
+const KING: u8 = 5;
+const GREAT: u8 = 6;
+const LETTERS: [char; 7] = ['P', 'H', 'B', 'R', 'Q', 'K', 'G'];
+
+/// What `variantlab variants` says about the basic form.
+pub const INFO: super::VariantInfo = super::VariantInfo {
+    name: "dialectic",
+    title: "Dialectic Chess",
+    rules_file: "dialectic-chess.md",
+    dims: (8, 8, 1),
+    cells: 64,
+    notes: NOTES,
+};
+
+/// What `variantlab variants` says about the Hegelian form.
+pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
+    name: "dialectic-hegelian",
+    title: "Hegelian Dialectic Chess",
+    rules_file: "dialectic-chess.md",
+    dims: (8, 8, 1),
+    cells: 64,
+    notes: NOTES,
+};
+
+const NOTES: &[&str] = &[
+    "[D] a turn is one main-board move or one token step on the 3x3 dialectic; tokens start at T(1,2), A(2,1)",
+    "[D] Philosophers move quietly by the Thesis vectors and capture by the Antithesis vectors; (0,0) gives none",
+    "[D] a token state (T, A) may not repeat since the last main-board move; the visited set is part of the position",
+    "[D] Hegelian: tokens may share a cell, and a shared pair may step together (the Synthesis)",
+    "[V] token steps do not reset the 50-move count; the en passant cell is kept only when an enemy pawn stands beside",
+];
+
+/// Move list type of both forms.
+pub type DialecticMoves = ArrayVec<Move, 512>;
+
+const START: &str = "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21";
+const NO_EP: u8 = 64;
+
+struct Tables {
+    /// Vectors of `L(cell)` per dialectic cell (x + 3y), with their count.
+    vecs: [[(i8, i8); 8]; 9],
+    nvec: [usize; 9],
+    /// Philosopher leap targets per cell and square.
+    leap: [[u64; 64]; 9],
+    king: [u64; 64],
+    zob: Zobrist,
+    tok_t: [u64; 9],
+    tok_a: [u64; 9],
+    visited: [u64; 81],
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut vecs = [[(0i8, 0i8); 8]; 9];
+        let mut nvec = [0usize; 9];
+        let mut leap = [[0u64; 64]; 9];
+        for cell in 0..9 {
+            let (a, b) = ((cell % 3) as i8, (cell / 3) as i8);
+            if a == 0 && b == 0 {
+                continue; // [D3]: (0,0) gives no move
+            }
+            let cand = [
+                (a, b),
+                (a, -b),
+                (-a, b),
+                (-a, -b),
+                (b, a),
+                (b, -a),
+                (-b, a),
+                (-b, -a),
+            ];
+            for v in cand {
+                if !vecs[cell][..nvec[cell]].contains(&v) {
+                    vecs[cell][nvec[cell]] = v;
+                    nvec[cell] += 1;
+                }
+            }
+            for (sq, bb) in leap[cell].iter_mut().enumerate() {
+                for &(dx, dy) in &vecs[cell][..nvec[cell]] {
+                    if let Some(t) = offset(sq as u8, dx, dy) {
+                        *bb |= 1 << t;
+                    }
+                }
+            }
+        }
+        let mut king = [0u64; 64];
+        for (sq, bb) in king.iter_mut().enumerate() {
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    if (dx, dy) != (0, 0) {
+                        if let Some(t) = offset(sq as u8, dx, dy) {
+                            *bb |= 1 << t;
+                        }
+                    }
+                }
+            }
+        }
+        let mut rng = SplitMix64(0x000d_1a1e_c71c);
+        let mut tok_t = [0; 9];
+        let mut tok_a = [0; 9];
+        let mut visited = [0; 81];
+        for k in tok_t
+            .iter_mut()
+            .chain(tok_a.iter_mut())
+            .chain(visited.iter_mut())
+        {
+            *k = rng.next();
+        }
+        Tables {
+            vecs,
+            nvec,
+            leap,
+            king,
+            zob: Zobrist::new(64, 16, 0x000d_1a1e_c71c_0001),
+            tok_t,
+            tok_a,
+            visited,
+        }
+    })
+}
+
+#[inline]
+fn offset(sq: u8, dx: i8, dy: i8) -> Option<u8> {
+    let x = (sq % 8) as i8 + dx;
+    let y = (sq / 8) as i8 + dy;
+    if (0..8).contains(&x) && (0..8).contains(&y) {
+        Some((x + 8 * y) as u8)
+    } else {
+        None
+    }
+}
+
+#[inline]
+fn code(color: Color, role: u8) -> u8 {
+    1 + role * 2 + color as u8
+}
+
+/// Basic Dialectic Chess.
+pub type Dialectic = DialecticPos<false>;
+/// Hegelian Dialectic Chess.
+pub type DialecticHegelian = DialecticPos<true>;
+
+/// A position of Dialectic Chess (`HEGELIAN = false`) or its Hegelian form.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DialecticPos<const HEGELIAN: bool> {
+    board: [u8; 64],
+    occ: [u64; 2],
+    kings: [u8; 2],
+    turn: Color,
+    castling: u8,
+    ep: u8,
+    thesis: u8,
+    anti: u8,
+    /// Bit `9 * T + A` for each visited `(T, A)` state, the current one included.
+    visited: u128,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+}
+
+const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
+    #[inline]
+    fn occupied(&self) -> u64 {
+        self.occ[0] | self.occ[1]
+    }
+
+    #[inline]
+    fn state(&self) -> u32 {
+        9 * self.thesis as u32 + self.anti as u32
+    }
+
+    /// Whether `sq` is attacked by `by`, with the current Antithesis.
+    fn attacked(&self, sq: u8, by: Color) -> bool {
+        let t = tables();
+        let own = |s: u8, roles: &[u8]| {
+            let c = self.board[s as usize];
+            roles.iter().any(|&r| c == code(by, r))
+        };
+        // pawns
+        let dy: i8 = if by == Color::White { -1 } else { 1 };
+        for dx in [-1, 1] {
+            if let Some(s) = offset(sq, dx, dy) {
+                if own(s, &[PAWN]) {
+                    return true;
+                }
+            }
+        }
+        let mut kb = t.king[sq as usize];
+        while kb != 0 {
+            let s = kb.trailing_zeros() as u8;
+            kb &= kb - 1;
+            if own(s, &[KING]) {
+                return true;
+            }
+        }
+        for (dirs, roles) in [(ROOK_DIRS, [ROOK, QUEEN]), (BISHOP_DIRS, [BISHOP, QUEEN])] {
+            for (dx, dy) in dirs {
+                let mut s = sq;
+                while let Some(n) = offset(s, dx, dy) {
+                    s = n;
+                    if self.board[s as usize] != 0 {
+                        if own(s, &roles) {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let a = self.anti as usize;
+        let mut lb = t.leap[a][sq as usize];
+        while lb != 0 {
+            let s = lb.trailing_zeros() as u8;
+            lb &= lb - 1;
+            if self.board[s as usize] == code(by, PHIL) {
+                return true;
+            }
+        }
+        for &(dx, dy) in &t.vecs[a][..t.nvec[a]] {
+            let mut s = sq;
+            while let Some(n) = offset(s, dx, dy) {
+                s = n;
+                if self.board[s as usize] != 0 {
+                    if self.board[s as usize] == code(by, GREAT) {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    fn king_attacked(&self, side: Color) -> bool {
+        self.attacked(self.kings[side.index()], !side)
+    }
+
+    fn full_hash(&self) -> u64 {
+        let t = tables();
+        let mut h = 0;
+        for (s, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                h ^= t.zob.piece(c, Square(s as u16));
+            }
+        }
+        if self.turn == Color::Black {
+            h ^= t.zob.side;
+        }
+        h ^= t.zob.castling(self.castling);
+        if self.ep != NO_EP {
+            h ^= t.zob.ep(Square(self.ep as u16));
+        }
+        h ^= t.tok_t[self.thesis as usize] ^ t.tok_a[self.anti as usize];
+        let mut v = self.visited;
+        while v != 0 {
+            let i = v.trailing_zeros() as usize;
+            v &= v - 1;
+            h ^= t.visited[i];
+        }
+        h
+    }
+
+    fn put(&mut self, sq: u8, c: u8) {
+        debug_assert!(self.board[sq as usize] == 0 && c != 0);
+        self.board[sq as usize] = c;
+        self.occ[((c - 1) & 1) as usize] |= 1 << sq;
+        self.hash ^= tables().zob.piece(c, Square(sq as u16));
+    }
+
+    fn take(&mut self, sq: u8) -> u8 {
+        let c = self.board[sq as usize];
+        if c != 0 {
+            self.board[sq as usize] = 0;
+            self.occ[((c - 1) & 1) as usize] &= !(1 << sq);
+            self.hash ^= tables().zob.piece(c, Square(sq as u16));
+        }
+        c
+    }
+
+    fn set_ep(&mut self, ep: u8) {
+        let z = &tables().zob;
+        if self.ep != NO_EP {
+            self.hash ^= z.ep(Square(self.ep as u16));
+        }
+        self.ep = ep;
+        if ep != NO_EP {
+            self.hash ^= z.ep(Square(ep as u16));
+        }
+    }
+
+    fn set_visited(&mut self, v: u128) {
+        let t = tables();
+        let mut d = self.visited ^ v;
+        while d != 0 {
+            let i = d.trailing_zeros() as usize;
+            d &= d - 1;
+            self.hash ^= t.visited[i];
+        }
+        self.visited = v;
+    }
+
+    /// Plays any move generated by the pseudo-legal generator.
+    fn play(&mut self, m: Move) {
+        let t = tables();
+        let us = self.turn;
+        match m.kind() {
+            MoveKind::Special1 | MoveKind::Special2 | MoveKind::Special3 => {
+                let cell = m.to().0 as u8;
+                self.hash ^= t.tok_t[self.thesis as usize] ^ t.tok_a[self.anti as usize];
+                if m.kind() != MoveKind::Special2 {
+                    self.thesis = cell;
+                }
+                if m.kind() != MoveKind::Special1 {
+                    self.anti = cell;
+                }
+                self.hash ^= t.tok_t[self.thesis as usize] ^ t.tok_a[self.anti as usize];
+                self.set_visited(self.visited | 1u128 << self.state());
+                self.set_ep(NO_EP); // [D13]
+                self.halfmove += 1; // [D12]: dialectic moves do not reset the counter
+            }
+            kind => {
+                let from = m.from().0 as u8;
+                let to = m.to().0 as u8;
+                let mover = self.take(from);
+                let mut captured = self.take(to);
+                let role = (mover - 1) >> 1;
+                let mut placed = mover;
+                match kind {
+                    MoveKind::EnPassant => {
+                        let cap = if us == Color::White { to - 8 } else { to + 8 };
+                        captured = self.take(cap);
+                    }
+                    MoveKind::Promotion => placed = code(us, m.role().0),
+                    MoveKind::Castle => {
+                        let (rf, rt) = if to > from {
+                            (from + 3, from + 1)
+                        } else {
+                            (from - 4, from - 1)
+                        };
+                        let r = self.take(rf);
+                        self.put(rt, r);
+                    }
+                    _ => {}
+                }
+                // [D9]: a Philosopher capturing a (Great) Philosopher becomes Great.
+                if role == PHIL && captured != 0 {
+                    let cr = (captured - 1) >> 1;
+                    if cr == PHIL || cr == GREAT {
+                        placed = code(us, GREAT);
+                    }
+                }
+                self.put(to, placed);
+                if role == KING {
+                    self.kings[us.index()] = to;
+                }
+                let mut rights = self.castling;
+                for s in [from, to] {
+                    rights &= match s {
+                        0 => !2,
+                        7 => !1,
+                        4 => !3,
+                        56 => !8,
+                        63 => !4,
+                        60 => !12,
+                        _ => !0,
+                    };
+                }
+                self.hash ^= t.zob.castling(self.castling) ^ t.zob.castling(rights);
+                self.castling = rights;
+                let ep = if kind == MoveKind::DoubleStep && self.ep_capturable((from + to) / 2, !us)
+                {
+                    (from + to) / 2
+                } else {
+                    NO_EP
+                };
+                self.set_ep(ep);
+                if role == PAWN || captured != 0 {
+                    self.halfmove = 0;
+                } else {
+                    self.halfmove += 1;
+                }
+                self.set_visited(1u128 << self.state()); // [D5]: reset on a main-board move
+            }
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = !us;
+        self.hash ^= t.zob.side;
+        debug_assert_eq!(self.hash, self.full_hash());
+    }
+
+    /// Whether a pawn of `side` stands beside the double-stepped pawn (a pseudo-legal en
+    /// passant capture exists). The en passant cell is recorded (and hashed) only then.
+    fn ep_capturable(&self, ep: u8, side: Color) -> bool {
+        // The double-stepped pawn stands just beyond the en passant cell.
+        let beyond = if side == Color::White { ep - 8 } else { ep + 8 };
+        [-1i8, 1]
+            .iter()
+            .filter_map(|&dx| offset(beyond, dx, 0))
+            .any(|s| self.board[s as usize] == code(side, PAWN))
+    }
+
+    fn push_if_legal(&self, m: Move, out: &mut DialecticMoves) {
+        let mut p = *self;
+        p.play(m);
+        if !p.king_attacked(self.turn) {
+            out.push(m);
+        }
+    }
+
+    fn gen(&self, out: &mut DialecticMoves) {
+        let t = tables();
+        let us = self.turn;
+        let occ = self.occupied();
+        let own = self.occ[us.index()];
+        let enemy = self.occ[(!us).index()];
+        let mut bb = own;
+        while bb != 0 {
+            let from = bb.trailing_zeros() as u8;
+            bb &= bb - 1;
+            let f = Square(from as u16);
+            let role = (self.board[from as usize] - 1) >> 1;
+            let mv = |to: u8| Move::normal(f, Square(to as u16));
+            match role {
+                PAWN => {
+                    let (dy, start, last): (i8, u8, u8) = if us == Color::White {
+                        (1, 1, 7)
+                    } else {
+                        (-1, 6, 0)
+                    };
+                    let push_prom = |to: u8, out: &mut DialecticMoves| {
+                        if to / 8 == last {
+                            for r in [QUEEN, ROOK, BISHOP, PHIL] {
+                                // [D8]
+                                self.push_if_legal(
+                                    Move::new(f, Square(to as u16), MoveKind::Promotion, Role(r)),
+                                    out,
+                                );
+                            }
+                        } else {
+                            self.push_if_legal(mv(to), out);
+                        }
+                    };
+                    if let Some(to) = offset(from, 0, dy) {
+                        if occ & (1 << to) == 0 {
+                            push_prom(to, out);
+                            if from / 8 == start {
+                                if let Some(to2) = offset(to, 0, dy) {
+                                    if occ & (1 << to2) == 0 {
+                                        self.push_if_legal(
+                                            Move::new(
+                                                f,
+                                                Square(to2 as u16),
+                                                MoveKind::DoubleStep,
+                                                Role(0),
+                                            ),
+                                            out,
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    for dx in [-1, 1] {
+                        if let Some(to) = offset(from, dx, dy) {
+                            if enemy & (1 << to) != 0 {
+                                push_prom(to, out);
+                            } else if to == self.ep {
+                                self.push_if_legal(
+                                    Move::new(f, Square(to as u16), MoveKind::EnPassant, Role(0)),
+                                    out,
+                                );
+                            }
+                        }
+                    }
+                }
+                PHIL => {
+                    let mut q = t.leap[self.thesis as usize][from as usize] & !occ;
+                    let mut c = t.leap[self.anti as usize][from as usize] & enemy;
+                    while q != 0 {
+                        let to = q.trailing_zeros() as u8;
+                        q &= q - 1;
+                        self.push_if_legal(mv(to), out);
+                    }
+                    while c != 0 {
+                        let to = c.trailing_zeros() as u8;
+                        c &= c - 1;
+                        self.push_if_legal(mv(to), out);
+                    }
+                }
+                KING => {
+                    let mut k = t.king[from as usize] & !own;
+                    while k != 0 {
+                        let to = k.trailing_zeros() as u8;
+                        k &= k - 1;
+                        self.push_if_legal(mv(to), out);
+                    }
+                    self.gen_castling(from, out);
+                }
+                GREAT => {
+                    let (tc, ac) = (self.thesis as usize, self.anti as usize);
+                    for &(dx, dy) in &t.vecs[tc][..t.nvec[tc]] {
+                        let mut s = from;
+                        while let Some(n) = offset(s, dx, dy) {
+                            s = n;
+                            if occ & (1 << s) != 0 {
+                                break;
+                            }
+                            self.push_if_legal(mv(s), out);
+                        }
+                    }
+                    for &(dx, dy) in &t.vecs[ac][..t.nvec[ac]] {
+                        let mut s = from;
+                        while let Some(n) = offset(s, dx, dy) {
+                            s = n;
+                            if occ & (1 << s) != 0 {
+                                if enemy & (1 << s) != 0 {
+                                    self.push_if_legal(mv(s), out);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    let dirs: &[(i8, i8)] = match role {
+                        BISHOP => &BISHOP_DIRS,
+                        ROOK => &ROOK_DIRS,
+                        _ => &[
+                            (1, 0),
+                            (-1, 0),
+                            (0, 1),
+                            (0, -1),
+                            (1, 1),
+                            (1, -1),
+                            (-1, 1),
+                            (-1, -1),
+                        ],
+                    };
+                    for &(dx, dy) in dirs {
+                        let mut s = from;
+                        while let Some(n) = offset(s, dx, dy) {
+                            s = n;
+                            if own & (1 << s) != 0 {
+                                break;
+                            }
+                            self.push_if_legal(mv(s), out);
+                            if enemy & (1 << s) != 0 {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.gen_tokens(out);
+    }
+
+    fn gen_castling(&self, from: u8, out: &mut DialecticMoves) {
+        let us = self.turn;
+        let (home, kbit, qbit) = if us == Color::White {
+            (4u8, 1u8, 2u8)
+        } else {
+            (60, 4, 8)
+        };
+        if from != home || self.castling & (kbit | qbit) == 0 || self.king_attacked(us) {
+            return;
+        }
+        let occ = self.occupied();
+        // [D14]: attacks under the current Antithesis.
+        if self.castling & kbit != 0
+            && occ & (0b11 << (home + 1)) == 0
+            && self.board[home as usize + 3] == code(us, ROOK)
+            && !self.attacked(home + 1, !us)
+        {
+            self.push_if_legal(
+                Move::new(
+                    Square(home as u16),
+                    Square(home as u16 + 2),
+                    MoveKind::Castle,
+                    Role(0),
+                ),
+                out,
+            );
+        }
+        if self.castling & qbit != 0
+            && occ & (0b111 << (home - 3)) == 0
+            && self.board[home as usize - 4] == code(us, ROOK)
+            && !self.attacked(home - 1, !us)
+        {
+            self.push_if_legal(
+                Move::new(
+                    Square(home as u16),
+                    Square(home as u16 - 2),
+                    MoveKind::Castle,
+                    Role(0),
+                ),
+                out,
+            );
+        }
+    }
+
+    fn gen_tokens(&self, out: &mut DialecticMoves) {
+        let shared = self.thesis == self.anti;
+        for (kind, cur, other) in [
+            (MoveKind::Special1, self.thesis, self.anti),
+            (MoveKind::Special2, self.anti, self.thesis),
+            (MoveKind::Special3, self.thesis, self.anti),
+        ] {
+            if kind == MoveKind::Special3 && !(HEGELIAN && shared) {
+                continue;
+            }
+            let (x, y) = ((cur % 3) as i8, (cur / 3) as i8);
+            for (dx, dy) in ROOK_DIRS {
+                let (nx, ny) = (x + dx, y + dy);
+                if !(0..3).contains(&nx) || !(0..3).contains(&ny) {
+                    continue;
+                }
+                let cell = (nx + 3 * ny) as u8;
+                if !HEGELIAN && cell == other {
+                    continue; // [D4]
+                }
+                let (nt, na) = match kind {
+                    MoveKind::Special1 => (cell, self.anti),
+                    MoveKind::Special2 => (self.thesis, cell),
+                    _ => (cell, cell),
+                };
+                if self.visited & (1u128 << (9 * nt as u32 + na as u32)) != 0 {
+                    continue; // [D5]
+                }
+                self.push_if_legal(
+                    Move::new(Square(0), Square(cell as u16), kind, Role(0)),
+                    out,
+                );
+            }
+        }
+    }
+
+    /// Reads a position text (see the module doc).
+    ///
+    /// # Errors
+    /// A located syntax error or an impossible position.
+    pub fn parse(text: &str) -> Result<Self, PositionError> {
+        let mut fields: Vec<(usize, &str)> = Vec::new();
+        let mut start = None;
+        for (i, ch) in text.char_indices() {
+            if ch == ' ' {
+                if let Some(s) = start.take() {
+                    fields.push((s, &text[s..i]));
+                }
+            } else if start.is_none() {
+                start = Some(i);
+            }
+        }
+        if let Some(s) = start {
+            fields.push((s, &text[s..]));
+        }
+        const NAMES: [&str; 8] = [
+            "board",
+            "side",
+            "castling",
+            "en passant",
+            "halfmove",
+            "fullmove",
+            "tokens",
+            "visited",
+        ];
+        if fields.len() < 7 || fields.len() > 8 {
+            let n = fields.len().min(7);
+            return Err(PositionError::syntax(
+                NAMES[n],
+                text.len() + 1,
+                format!("expected 7 or 8 fields, found {}", fields.len()),
+            ));
+        }
+        let col = |k: usize, off: usize| fields[k].0 + off + 1;
+        let mut p = DialecticPos::<HEGELIAN> {
+            board: [0; 64],
+            occ: [0; 2],
+            kings: [64; 2],
+            turn: Color::White,
+            castling: 0,
+            ep: NO_EP,
+            thesis: 0,
+            anti: 0,
+            visited: 0,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+        };
+        // board
+        let (mut x, mut y) = (0usize, 7usize);
+        for (i, ch) in fields[0].1.char_indices() {
+            let err = |m: &str| Err(PositionError::syntax("board", col(0, i), m));
+            if ch == '/' {
+                if x != 8 || y == 0 {
+                    return err("rank of wrong length or too many ranks");
+                }
+                x = 0;
+                y -= 1;
+            } else if let Some(d) = ch.to_digit(10) {
+                if d == 0 || x + d as usize > 8 {
+                    return err("bad empty count");
+                }
+                x += d as usize;
+            } else {
+                let up = ch.to_ascii_uppercase();
+                let Some(role) = LETTERS.iter().position(|&l| l == up) else {
+                    return err("unknown piece letter");
+                };
+                if x >= 8 {
+                    return err("rank too long");
+                }
+                let color = if ch.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let sq = (x + 8 * y) as u8;
+                p.board[sq as usize] = code(color, role as u8);
+                p.occ[color.index()] |= 1 << sq;
+                if role as u8 == KING {
+                    if p.kings[color.index()] != 64 {
+                        return Err(PositionError::Setup("more than one King of a side".into()));
+                    }
+                    p.kings[color.index()] = sq;
+                }
+                x += 1;
+            }
+        }
+        if x != 8 || y != 0 {
+            return Err(PositionError::syntax(
+                "board",
+                col(0, fields[0].1.len()),
+                "board must have 8 ranks of 8",
+            ));
+        }
+        if p.kings.contains(&64) {
+            return Err(PositionError::Setup(
+                "each side needs exactly one King".into(),
+            ));
+        }
+        for s in (0..8).chain(56..64) {
+            if p.board[s] == code(Color::White, PAWN) || p.board[s] == code(Color::Black, PAWN) {
+                return Err(PositionError::Setup(
+                    "pawn on the first or last rank".into(),
+                ));
+            }
+        }
+        p.turn = match fields[1].1 {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(PositionError::syntax("side", col(1, 0), "expected w or b")),
+        };
+        if fields[2].1 != "-" {
+            for (i, ch) in fields[2].1.char_indices() {
+                let bit = match ch {
+                    'K' => 1,
+                    'Q' => 2,
+                    'k' => 4,
+                    'q' => 8,
+                    _ => {
+                        return Err(PositionError::syntax(
+                            "castling",
+                            col(2, i),
+                            "expected KQkq or -",
+                        ))
+                    }
+                };
+                if p.castling & bit != 0 || bit < p.castling {
+                    return Err(PositionError::syntax(
+                        "castling",
+                        col(2, i),
+                        "repeated or out of order",
+                    ));
+                }
+                p.castling |= bit;
+            }
+        }
+        for (bit, k, r) in [(1u8, 4usize, 7usize), (2, 4, 0), (4, 60, 63), (8, 60, 56)] {
+            let c = if bit < 4 { Color::White } else { Color::Black };
+            if p.castling & bit != 0 && (p.board[k] != code(c, KING) || p.board[r] != code(c, ROOK))
+            {
+                return Err(PositionError::Setup(
+                    "castling right without King and Rook at home".into(),
+                ));
+            }
+        }
+        if fields[3].1 != "-" {
+            let b = fields[3].1.as_bytes();
+            let want = if p.turn == Color::White { b'6' } else { b'3' };
+            if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || b[1] != want {
+                return Err(PositionError::syntax(
+                    "en passant",
+                    col(3, 0),
+                    "bad en passant square",
+                ));
+            }
+            let ep = (b[0] - b'a') + 8 * (b[1] - b'1');
+            let pawn = if p.turn == Color::White {
+                ep - 8
+            } else {
+                ep + 8
+            };
+            if p.board[pawn as usize] != code(!p.turn, PAWN) || p.board[ep as usize] != 0 {
+                return Err(PositionError::Setup(
+                    "en passant square without the pawn that passed".into(),
+                ));
+            }
+            if p.ep_capturable(ep, p.turn) {
+                p.ep = ep;
+            }
+        }
+        let num = |k: usize, min: u32| -> Result<u32, PositionError> {
+            match fields[k].1.parse::<u32>() {
+                Ok(n) if n >= min && n < 1_000_000 => Ok(n),
+                _ => Err(PositionError::syntax(
+                    NAMES[k],
+                    col(k, 0),
+                    "expected a number",
+                )),
+            }
+        };
+        p.halfmove = num(4, 0)?;
+        p.fullmove = num(5, 1)?;
+        let cell = |b: u8, c: u8| -> Option<u8> {
+            if (b'0'..=b'2').contains(&b) && (b'0'..=b'2').contains(&c) {
+                Some((b - b'0') + 3 * (c - b'0'))
+            } else {
+                None
+            }
+        };
+        let tk = fields[6].1.as_bytes();
+        match (tk.len(), tk.first(), tk.get(3)) {
+            (6, Some(b'T'), Some(b'A')) => {}
+            _ => {
+                return Err(PositionError::syntax(
+                    "tokens",
+                    col(6, 0),
+                    "expected TxyAxy",
+                ))
+            }
+        }
+        let (Some(th), Some(an)) = (cell(tk[1], tk[2]), cell(tk[4], tk[5])) else {
+            return Err(PositionError::syntax(
+                "tokens",
+                col(6, 1),
+                "token cell digits must be 0..2",
+            ));
+        };
+        if !HEGELIAN && th == an {
+            return Err(PositionError::Setup(
+                "tokens share a cell in the basic game".into(),
+            ));
+        }
+        p.thesis = th;
+        p.anti = an;
+        p.visited = 1u128 << p.state();
+        if let Some(&(_, v)) = fields.get(7) {
+            let b = v.as_bytes();
+            if b.first() != Some(&b'V') || b.len() < 5 || (b.len() - 1) % 5 != 4 {
+                return Err(PositionError::syntax(
+                    "visited",
+                    col(7, 0),
+                    "expected V then TxTyAxAy,...",
+                ));
+            }
+            let mut last = None;
+            for (k, chunk) in b[1..].split(|&c| c == b',').enumerate() {
+                let off = 1 + 5 * k;
+                let st = match chunk {
+                    [a, bb, c, d] => match (cell(*a, *bb), cell(*c, *d)) {
+                        (Some(t), Some(a)) if HEGELIAN || t != a => 9 * t as u32 + a as u32,
+                        _ => {
+                            return Err(PositionError::syntax("visited", col(7, off), "bad state"))
+                        }
+                    },
+                    _ => {
+                        return Err(PositionError::syntax(
+                            "visited",
+                            col(7, off),
+                            "state needs 4 digits",
+                        ))
+                    }
+                };
+                if st == p.state() || last.is_some_and(|l| l >= st) {
+                    return Err(PositionError::syntax(
+                        "visited",
+                        col(7, off),
+                        "states must be ascending, distinct and not the current one",
+                    ));
+                }
+                last = Some(st);
+                p.visited |= 1u128 << st;
+            }
+        }
+        if p.king_attacked(!p.turn) {
+            return Err(PositionError::Setup(
+                "the side not to move is in check".into(),
+            ));
+        }
+        p.hash = p.full_hash();
+        Ok(p)
+    }
+
+    /// The position text (see the module doc).
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        for y in (0..8).rev() {
+            let mut empty = 0;
+            for x in 0..8 {
+                let c = self.board[x + 8 * y];
+                if c == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                let l = LETTERS[((c - 1) >> 1) as usize];
+                s.push(if (c - 1) & 1 == 0 {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if y > 0 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.turn == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        if self.castling == 0 {
+            s.push('-');
+        }
+        for (bit, ch) in [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')] {
+            if self.castling & bit != 0 {
+                s.push(ch);
+            }
+        }
+        s.push(' ');
+        if self.ep == NO_EP {
+            s.push('-');
+        } else {
+            s.push_str(&square_name(self.ep));
+        }
+        let cell = |c: u8| format!("{}{}", c % 3, c / 3);
+        s.push_str(&format!(
+            " {} {} T{}A{}",
+            self.halfmove,
+            self.fullmove,
+            cell(self.thesis),
+            cell(self.anti)
+        ));
+        let others = self.visited & !(1u128 << self.state());
+        if others != 0 {
+            let list: Vec<String> = (0..81u8)
+                .filter(|i| others & (1u128 << i) != 0)
+                .map(|i| format!("{}{}", cell(i / 9), cell(i % 9)))
+                .collect();
+            s.push_str(" V");
+            s.push_str(&list.join(","));
+        }
+        s
+    }
+
+    /// The Thesis and Antithesis cells as `(x, y)` pairs.
+    pub fn tokens(&self) -> ((u8, u8), (u8, u8)) {
+        (
+            (self.thesis % 3, self.thesis / 3),
+            (self.anti % 3, self.anti / 3),
+        )
+    }
+}
+
+fn square_name(sq: u8) -> String {
+    format!("{}{}", char::from(b'a' + sq % 8), char::from(b'1' + sq / 8))
+}
+
+const VALUES: [i32; 7] = [100, 300, 330, 500, 900, 0, 500];
+const NAMES: [&str; 7] = [
+    "pawn",
+    "philosopher",
+    "bishop",
+    "rook",
+    "queen",
+    "king",
+    "great philosopher",
+];
+
+impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
+    type Moves = DialecticMoves;
+
+    fn start() -> Self {
+        Self::parse(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    }
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        Self::parse(text)
+    }
+    fn variant_name(&self) -> &'static str {
+        if HEGELIAN {
+            "dialectic-hegelian"
+        } else {
+            "dialectic"
+        }
+    }
+    fn turn(&self) -> Color {
+        self.turn
+    }
+    fn legal_moves(&self, out: &mut DialecticMoves) {
+        self.gen(out)
+    }
+    fn play_unchecked(&mut self, m: Move) {
+        self.play(m)
+    }
+    fn in_check(&self) -> bool {
+        self.king_attacked(self.turn)
+    }
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    /// [D15]: K v K, K+B v K, K+B v K+B with same-coloured Bishops.
+    fn insufficient_material(&self) -> bool {
+        let mut bishops = [0u32; 2];
+        let mut colours = 0u8;
+        for (s, &c) in self.board.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            match (c - 1) >> 1 {
+                KING => {}
+                BISHOP => {
+                    bishops[((c - 1) & 1) as usize] += 1;
+                    colours |= 1 << ((s % 8 + s / 8) % 2);
+                }
+                _ => return false,
+            }
+        }
+        bishops[0] <= 1 && bishops[1] <= 1 && (bishops[0] + bishops[1] < 2 || colours != 3)
+    }
+    fn material_kinds(&self) -> Vec<(&'static str, i32)> {
+        NAMES.iter().copied().zip(VALUES).collect()
+    }
+    fn material(&self) -> Material {
+        let mut m = [[0; MAX_KINDS]; 2];
+        for &c in &self.board {
+            if c != 0 {
+                m[((c - 1) & 1) as usize][((c - 1) >> 1) as usize] += 1;
+            }
+        }
+        m
+    }
+    fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Special1 | MoveKind::Special2 | MoveKind::Special3 => false,
+            MoveKind::Promotion | MoveKind::EnPassant => true,
+            _ => self.board[m.to().index()] != 0,
+        }
+    }
+    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
+        let val = |r: u8| values.get(r as usize).copied().unwrap_or(0);
+        let attacker = (self.board[m.from().index()].max(1) - 1) >> 1;
+        let victim = match m.kind() {
+            MoveKind::EnPassant => val(PAWN),
+            _ => {
+                let c = self.board[m.to().index()];
+                if c == 0 {
+                    0
+                } else {
+                    val((c - 1) >> 1)
+                }
+            }
+        };
+        let promo = if m.kind() == MoveKind::Promotion {
+            val(m.role().0) - val(PAWN)
+        } else {
+            0
+        };
+        16 * victim - val(attacker) + promo
+    }
+    fn to_text(&self) -> String {
+        self.text()
+    }
+    fn move_text(&self, m: Move) -> String {
+        let cell = m.to().0;
+        match m.kind() {
+            MoveKind::Special1 => format!("T{}{}", cell % 3, cell / 3),
+            MoveKind::Special2 => format!("A{}{}", cell % 3, cell / 3),
+            MoveKind::Special3 => format!("S{}{}", cell % 3, cell / 3),
+            k => {
+                let mut s = square_name(m.from().0 as u8) + &square_name(m.to().0 as u8);
+                if k == MoveKind::Promotion {
+                    s.push(LETTERS[m.role().index()].to_ascii_lowercase());
+                }
+                s
+            }
+        }
+    }
+}

@@ -1,0 +1,535 @@
+//! Dai Mitregi: every test position of `shared/rules/dai-mitregi.md` in both forms, the start
+//! position's move lists, position-text round trips and errors.
+
+use variantlab_engine::perft::perft;
+use variantlab_engine::variants::dai_mitregi::{
+    DaiMitregi, DaiMitregiMoves, DaiMitregiStepping, START,
+};
+use variantlab_engine::{Color, Game, PositionError};
+
+fn moves<G: Game<Moves = DaiMitregiMoves>>(p: &G) -> Vec<String> {
+    let mut list = DaiMitregiMoves::default();
+    p.legal_moves(&mut list);
+    let mut v: Vec<String> = list.iter().map(|&m| p.move_text(m)).collect();
+    v.sort();
+    v
+}
+
+/// Destinations of the piece on `from` (board moves only, promotion suffix dropped, sorted,
+/// deduplicated).
+fn dests<G: Game<Moves = DaiMitregiMoves>>(p: &G, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = moves(p)
+        .into_iter()
+        .filter(|m| !m.contains('*'))
+        .filter_map(|m| {
+            let m = m.trim_end_matches('+').to_string();
+            // Split "h8h10" into from and to at the second letter.
+            let i = m[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
+            (m[..i] == *from).then(|| m[i..].to_string())
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn sorted(s: &str) -> Vec<String> {
+    let mut v: Vec<String> = s.split_whitespace().map(|x| x.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn both(text: &str) -> (DaiMitregi, DaiMitregiStepping) {
+    (
+        DaiMitregi::from_text(text).expect("leaping parses"),
+        DaiMitregiStepping::from_text(text).expect("stepping parses"),
+    )
+}
+
+/// A position text from a list of (cell, piece text) with White to move or Black.
+fn setup(pieces: &[(&str, &str)], side: char, hands: &str) -> String {
+    let mut cells = vec![String::new(); 256];
+    for (sq, p) in pieces {
+        let b = sq.as_bytes();
+        let f = (b[0] - b'a') as usize;
+        let r: usize = sq[1..].parse().unwrap();
+        cells[(r - 1) * 16 + f] = p.to_string();
+    }
+    let mut s = String::new();
+    for r in (0..16).rev() {
+        let mut e = 0;
+        for f in 0..16 {
+            let c = &cells[r * 16 + f];
+            if c.is_empty() {
+                e += 1;
+            } else {
+                if e > 0 {
+                    s += &e.to_string();
+                    e = 0;
+                }
+                s += c;
+            }
+        }
+        if e > 0 {
+            s += &e.to_string();
+        }
+        if r > 0 {
+            s.push('/');
+        }
+    }
+    format!("{s} {side} {hands}")
+}
+
+#[test]
+fn t1_goldsow() {
+    let (l, s) = both("15k/16/16/16/16/16/16/6nZ8/7G8/16/16/16/16/16/16/K15 w -");
+    assert_eq!(dests(&l, "h8"), sorted("g8 g9 h7 h10 i8 i9"));
+    assert_eq!(dests(&s, "h8"), sorted("g8 g9 h7 i8 i9"));
+}
+
+#[test]
+fn t2_silversahib() {
+    let (l, s) = both("15k/16/16/16/16/16/16/16/7f8/6n9/5I10/4Z11/16/16/16/K15 w -");
+    assert_eq!(dests(&l, "f6"), sorted("d4 d8 e7 f8 g7 h4 h8"));
+    assert_eq!(dests(&s, "f6"), sorted("d8 e7 f8 g7 h4"));
+}
+
+#[test]
+fn t3_black_goldmemsahib() {
+    let (l, s) = both("15k/16/16/16/10e5/10NR4/10z1F3/16/16/16/16/16/16/16/16/K15 b -");
+    assert_eq!(dests(&l, "k12"), sorted("i10 i12 k11 k14 m10 m12"));
+    assert_eq!(dests(&s, "k12"), sorted("i10 i12 k11 k14 m12"));
+    let empty = setup(&[("k12", "e"), ("p16", "k"), ("a1", "K")], 'b', "-");
+    let (l, s) = both(&empty);
+    let seven = sorted("i10 i12 k10 k11 k14 m10 m12");
+    assert_eq!(dests(&l, "k12"), seven);
+    assert_eq!(dests(&s, "k12"), seven);
+}
+
+#[test]
+fn t4_pawn_rank_pieces() {
+    let (l, s) = both("15k/16/16/16/16/16/16/16/16/16/16/5n10/3FF11/3Z12/16/K15 w -");
+    assert_eq!(dests(&l, "d3"), sorted("d5"));
+    assert!(dests(&s, "d3").is_empty());
+    assert_eq!(dests(&l, "d4"), sorted("b6 c5 e5 f6"));
+    assert_eq!(dests(&s, "d4"), sorted("b6 c5 e5 f6"));
+    assert_eq!(dests(&l, "e4"), sorted("c6 d5 f5 g6"));
+    assert_eq!(dests(&s, "e4"), sorted("c6 d5 f5"));
+}
+
+#[test]
+fn t5_grandpasha() {
+    let (l, s) = both("15k/16/16/16/16/16/16/7Zn7/6f+K8/16/16/16/16/16/16/16 w -");
+    // Pseudo-legal lists less the two cells the rules file names as attacked.
+    let pl = sorted("f6 f8 f10 g7 g8 g9 h6 h7 h10 i7 i8 i9 j6 j8 j10");
+    let ps = sorted("f6 f10 g7 g8 g9 h6 h7 i7 i8 i9 j6 j8");
+    let legal = |v: Vec<String>| -> Vec<String> {
+        v.into_iter().filter(|x| x != "g8" && x != "h7").collect()
+    };
+    assert_eq!(dests(&l, "h8"), legal(pl));
+    assert_eq!(dests(&s, "h8"), legal(ps));
+    assert_eq!(dests(&l, "h8").len(), 13);
+    assert_eq!(dests(&s, "h8").len(), 10);
+}
+
+#[test]
+fn t6_forward_only_leapers() {
+    let (l, s) = both("15k/16/16/16/16/16/16/16/16/16/16/1n14/16/Z15/2U13/KH14 w -");
+    for_both(&l, &s, |d| {
+        assert_eq!(d("b1"), sorted("c3"));
+        assert_eq!(d("c2"), sorted("b5 d5"));
+    });
+}
+
+fn for_both(l: &DaiMitregi, s: &DaiMitregiStepping, f: impl Fn(&dyn Fn(&str) -> Vec<String>)) {
+    f(&|c| dests(l, c));
+    f(&|c| dests(s, c));
+}
+
+#[test]
+fn t7_empty_board_counts() {
+    let cases = [
+        ('G', 7, ""),
+        ('S', 9, "f6 f10 g8 h7 h9 h10 i8 j6 j10"),
+        ('O', 10, "f8 f10 g7 g9 h6 h10 i7 i9 j8 j10"),
+        ('V', 7, "f10 g7 g9 h9 i7 i9 j10"),
+        ('E', 7, "f8 f10 h6 h9 h10 j8 j10"),
+        ('Y', 9, "f8 g7 g9 h6 h9 h10 i7 i9 j8"),
+        ('A', 10, "f6 f10 g8 g9 h7 h9 i8 i9 j6 j10"),
+        ('I', 7, ""),
+    ];
+    for (letter, n, list) in cases {
+        let text = setup(
+            &[("h8", &letter.to_string()), ("a1", "K"), ("p16", "k")],
+            'w',
+            "-",
+        );
+        let (l, s) = both(&text);
+        assert_eq!(dests(&l, "h8").len(), n, "{letter} leaping");
+        assert_eq!(dests(&s, "h8").len(), n, "{letter} stepping");
+        if !list.is_empty() {
+            assert_eq!(dests(&l, "h8"), sorted(list), "{letter}");
+            assert_eq!(dests(&s, "h8"), sorted(list), "{letter}");
+        }
+    }
+}
+
+/// (may play unpromoted, may promote) for a move of the piece `p` from `from` to `to`.
+fn promotion_options(p: &str, from: &str, to: &str, side: char) -> (bool, bool) {
+    let (wk, bk) = ("a1", "p16");
+    let text = setup(&[(from, p), (wk, "K"), (bk, "k")], side, "-");
+    let text = if p == "K" {
+        setup(&[(from, p), (bk, "k")], side, "-")
+    } else {
+        text
+    };
+    let (l, s) = both(&text);
+    let ml = moves(&l);
+    assert_eq!(ml, moves(&s));
+    let plain = format!("{from}{to}");
+    let promo = format!("{plain}+");
+    (ml.contains(&plain), ml.contains(&promo))
+}
+
+#[test]
+fn t8_promotion_decisions() {
+    let must = (false, true);
+    let may = (true, true);
+    let none = (true, false);
+    assert_eq!(promotion_options("H", "d13", "c15", 'w'), must);
+    assert_eq!(promotion_options("W", "a12", "a13", 'w'), may);
+    assert_eq!(promotion_options("F", "e15", "f16", 'w'), must);
+    assert_eq!(promotion_options("Z", "g15", "g16", 'w'), must);
+    assert_eq!(promotion_options("Z", "g14", "g15", 'w'), may);
+    assert_eq!(promotion_options("B", "c11", "f14", 'w'), may);
+    assert_eq!(promotion_options("R", "m14", "m10", 'w'), may);
+    assert_eq!(promotion_options("U", "c10", "d13", 'w'), may);
+    assert_eq!(promotion_options("u", "c7", "d4", 'b'), may);
+    assert_eq!(promotion_options("u", "c6", "b3", 'b'), must);
+    assert_eq!(promotion_options("K", "h12", "h13", 'w'), may);
+    assert_eq!(promotion_options("G", "h11", "h12", 'w'), none);
+    // The promotee is fixed by group; a promoted King stays royal.
+    let text = setup(&[("d13", "H"), ("a1", "K"), ("p16", "k")], 'w', "-");
+    let mut l = DaiMitregi::from_text(&text).unwrap();
+    l.play_text("d13c15+").unwrap();
+    assert_eq!(l.piece_at("c15"), Some((Color::White, "Helm", true)));
+    assert!(l.to_text().contains("+H"));
+}
+
+#[test]
+fn t9_drops_and_limits() {
+    let text = "8k7/16/16/16/4+Z11/16/16/4Z11/6B9/10E5/16/2E13/16/4Z11/4B11/7K8 w [ZHBE]";
+    let (l, s) = both(text);
+    for m in [moves(&l), moves(&s)] {
+        let has = |x: &str| m.iter().any(|y| y == x);
+        for r in 1..=16 {
+            assert!(!has(&format!("Z*e{r}")), "Wazchick on e{r}");
+        }
+        for f in 'a'..='p' {
+            assert!(!has(&format!("Z*{f}16")));
+            assert!(!has(&format!("H*{f}15")) && !has(&format!("H*{f}16")));
+        }
+        assert!(has("Z*d15"));
+        assert!(!has("H*c15"));
+        assert!(has("H*c14"));
+        assert!(!has("B*c4"));
+        assert!(has("B*d4"));
+        assert!(has("E*d1"));
+        assert!(!has("E*e1"));
+    }
+}
+
+#[test]
+fn t9_promoting_frees_a_deployment_slot() {
+    let text = setup(
+        &[("a1", "K"), ("p16", "k"), ("c3", "Z"), ("c14", "Z")],
+        'w',
+        "[Z]",
+    );
+    let mut p = DaiMitregi::from_text(&text).unwrap();
+    assert!(!moves(&p).iter().any(|m| m.starts_with("Z*c")));
+    p.play_text("c14c15+").unwrap();
+    p.play_text("p16o16").unwrap();
+    assert!(moves(&p).iter().any(|m| m == "Z*c5"));
+}
+
+#[test]
+fn t10_check_depends_on_form() {
+    let (l, s) = both("16/16/16/16/16/16/7k8/6f9/5I10/16/16/16/16/16/16/K15 b -");
+    assert!(l.in_check());
+    assert!(!s.in_check());
+}
+
+const T11: &str =
+    "a1-a2 a3-a5 a4-b5 a4-c6 b3-b5 b4-a5 b4-c5 b4-d6 c2-b5 c2-d5 c3-c5 c4-a6 c4-b5 c4-d5
+c4-e6 d2-c5 d2-e5 d3-d5 d4-b6 d4-c5 d4-e5 d4-f6 e3-e5 e4-c6 e4-d5 e4-f5 e4-g6 f1-g2
+f3-f5 f4-d6 f4-e5 f4-g5 f4-h6 g1-g2 g1-h2 g3-g5 g4-e6 g4-f5 g4-h5 g4-i6 h1-g2 h1-h2
+h1-i2 h3-h5 h4-f6 h4-g5 h4-i5 h4-j6 i1-h2 i1-i2 i3-i5 i4-g6 i4-h5 i4-j5 i4-k6 j1-i2
+j2-g2 j2-h2 j2-i2 j3-j5 j4-h6 j4-i5 j4-k5 j4-l6 k2-j5 k2-l5 k3-k5 k4-i6 k4-j5 k4-l5
+k4-m6 l2-k5 l2-m5 l3-l5 l4-j6 l4-k5 l4-m5 l4-n6 m3-m5 m4-k6 m4-l5 m4-n5 m4-o6 n3-n5
+n4-l6 n4-m5 n4-o5 n4-p6 o3-o5 o4-m6 o4-n5 o4-p5 p1-p2 p3-p5 p4-n6 p4-o5";
+
+#[test]
+fn t11_start_position() {
+    let l = DaiMitregi::start();
+    let s = DaiMitregiStepping::start();
+    assert_eq!(l.to_text(), START);
+    let leaping = sorted(&T11.replace('-', ""));
+    assert_eq!(leaping.len(), 96);
+    assert_eq!(moves(&l), leaping);
+    let stepping: Vec<String> = leaping
+        .iter()
+        .filter(|m| !(m.ends_with('5') && m.as_bytes()[1] == b'3' && m.len() == 4))
+        .cloned()
+        .collect();
+    assert_eq!(stepping.len(), 80);
+    assert_eq!(moves(&s), stepping);
+    assert_eq!(perft(&l, 1), 96);
+    assert_eq!(perft(&s, 1), 80);
+    // Black's reply count mirrors White's (the array is rotationally symmetric).
+    assert_eq!(perft(&l, 2), 96 * 96);
+    assert_eq!(perft(&s, 2), 80 * 80);
+    // Engine figures, depth 3 recomputed by the reference generator (differential test).
+    assert_eq!(perft(&l, 3), 883_872);
+    assert_eq!(perft(&s, 3), 512_640);
+}
+
+#[test]
+fn round_trips() {
+    let texts = [
+        START.to_string(),
+        "15k/16/16/16/16/16/16/7Zn7/6f+K8/16/16/16/16/16/16/16 w -".to_string(),
+        "8k7/16/16/16/4+Z11/16/16/4Z11/6B9/10E5/16/2E13/16/4Z11/4B11/7K8 w [BHZE]".to_string(),
+        "8k7/16/16/16/4+Z11/16/16/4Z11/6B9/10E5/16/2E13/16/4Z11/4B11/7K8 b [RRFnn]".to_string(),
+    ];
+    for t in texts {
+        let (l, s) = both(&t);
+        assert_eq!(l.to_text(), t);
+        assert_eq!(s.to_text(), t);
+    }
+    // Hands are written in the canonical order.
+    let p = DaiMitregi::from_text(
+        "8k7/16/16/16/4+Z11/16/16/4Z11/6B9/10E5/16/2E13/16/4Z11/4B11/7K8 w [ZHBE]",
+    )
+    .unwrap();
+    assert!(p.to_text().ends_with("w [BHZE]"));
+    assert_eq!(p.in_hand(Color::White, 'Z'), 1);
+}
+
+#[test]
+fn hashes_follow_the_position() {
+    let mut a = DaiMitregi::start();
+    let b = DaiMitregi::start();
+    assert_eq!(a.hash(), b.hash());
+    for m in ["h1h2", "i16i15", "h2h1", "i15i16"] {
+        a.play_text(m).unwrap();
+    }
+    assert_eq!(a.hash(), b.hash());
+    let c = DaiMitregi::from_text(&a.to_text()).unwrap();
+    assert_eq!(c.hash(), a.hash());
+    // Hands are part of the hash.
+    let x = DaiMitregi::from_text("15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w [N]");
+    let y = DaiMitregi::from_text("15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w [n]");
+    assert_ne!(x.unwrap().hash(), y.unwrap().hash());
+}
+
+#[test]
+fn captures_go_to_hand_unpromoted() {
+    let text = setup(
+        &[("a1", "K"), ("p16", "k"), ("d5", "R"), ("d9", "+f")],
+        'w',
+        "-",
+    );
+    let mut p = DaiMitregi::from_text(&text).unwrap();
+    p.play_text("d5d9").unwrap();
+    assert_eq!(p.in_hand(Color::White, 'F'), 1);
+    assert!(p.to_text().ends_with("b [F]"));
+    p.play_text("p16p15").unwrap();
+    assert!(moves(&p).iter().any(|m| m == "F*e8"));
+    assert!(!moves(&p).iter().any(|m| m == "F*e16"));
+}
+
+#[test]
+fn checkmate_by_drop_is_allowed() {
+    // Black King a16 boxed in by its own pieces, none of which reaches b14: a White Knight
+    // drop there mates.
+    let text = setup(
+        &[
+            ("a16", "k"),
+            ("b16", "m"),
+            ("a15", "z"),
+            ("b15", "f"),
+            ("h1", "K"),
+        ],
+        'w',
+        "[N]",
+    );
+    let mut p = DaiMitregi::from_text(&text).unwrap();
+    p.play_text("N*b14").unwrap();
+    assert!(p.in_check());
+    assert!(moves(&p).is_empty());
+}
+
+#[test]
+fn errors_are_located_and_never_panic() {
+    let bad = [
+        ("", "board"),
+        ("15k/16 w -", "board"),
+        (
+            "17/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K14k w -",
+            "board",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 x -",
+            "side",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w [K]",
+            "hands",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w [N",
+            "hands",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w [X]",
+            "hands",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w - x",
+            "hands",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/X15 w -",
+            "board",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15+ w -",
+            "board",
+        ),
+        (
+            "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K015 w -",
+            "board",
+        ),
+    ];
+    for (t, field) in bad {
+        match DaiMitregi::from_text(t) {
+            Err(PositionError::Syntax { field: f, .. }) => assert_eq!(f, field, "{t}"),
+            other => panic!("{t}: {other:?}"),
+        }
+    }
+    let impossible = [
+        "16/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w -",
+        "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/KK14 w -",
+        "Z14k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w -",
+        "15k/H15/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w -",
+        "15k/16/16/16/16/16/16/16/16/16/16/16/16/16/2u13/K15 w -",
+    ];
+    for t in impossible {
+        assert!(
+            matches!(DaiMitregi::from_text(t), Err(PositionError::Setup(_))),
+            "{t}"
+        );
+    }
+    // Arbitrary bytes never panic.
+    let mut rng = variantlab_engine::zobrist::SplitMix64(7);
+    let alphabet: Vec<char> = "kKzZfF+/0123456789 wb-[]nN\u{e9}".chars().collect();
+    for _ in 0..3000 {
+        let n = (rng.next() % 80) as usize;
+        let s: String = (0..n)
+            .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+            .collect();
+        let _ = DaiMitregi::from_text(&s);
+        let mut t = START.to_string();
+        let cut = (rng.next() % t.len() as u64) as usize;
+        t.truncate(cut);
+        let _ = DaiMitregiStepping::from_text(&t);
+    }
+}
+
+#[test]
+fn game_ends_as_the_rules_file_decides() {
+    use variantlab_engine::game::outcome;
+    use variantlab_engine::{Outcome, Termination};
+    // Stalemate is a draw.
+    let p =
+        DaiMitregi::from_text("k15/15R/16/16/16/16/16/16/16/16/16/16/16/16/16/1R5K8 b -").unwrap();
+    assert!(!p.in_check() && moves(&p).is_empty());
+    assert_eq!(
+        outcome(&p, &[]),
+        Some(Outcome::Draw {
+            reason: Termination::Stalemate
+        })
+    );
+    // Checkmate (here by a drop) wins.
+    let text = setup(
+        &[
+            ("a16", "k"),
+            ("b16", "m"),
+            ("a15", "z"),
+            ("b15", "f"),
+            ("h1", "K"),
+        ],
+        'w',
+        "[N]",
+    );
+    let mut p = DaiMitregiStepping::from_text(&text).unwrap();
+    p.play_text("N*b14").unwrap();
+    assert_eq!(
+        outcome(&p, &[]),
+        Some(Outcome::Decisive {
+            winner: Color::White,
+            reason: Termination::Checkmate
+        })
+    );
+    // The third occurrence of a position (board, hands, side to move) is a draw; there is no
+    // move-count rule.
+    let mut p =
+        DaiMitregi::from_text("15k/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K15 w [Nn]").unwrap();
+    let mut history = Vec::new();
+    for _ in 0..2 {
+        for m in ["a1a2", "p16p15", "a2a1", "p15p16"] {
+            assert_eq!(outcome(&p, &history), None);
+            history.push(p.hash());
+            p.play_text(m).unwrap();
+        }
+    }
+    assert_eq!(
+        outcome(&p, &history),
+        Some(Outcome::Draw {
+            reason: Termination::Repetition
+        })
+    );
+}
+
+#[test]
+fn evaluation_hooks() {
+    let p = DaiMitregi::start();
+    // The array is symmetric: material equal, positional term zero.
+    let m = p.material();
+    assert_eq!(m[0], m[1]);
+    let kinds = p.material_kinds();
+    assert_eq!(kinds.len(), 22);
+    let fearless = kinds.iter().position(|k| k.0 == "Fearless").unwrap();
+    assert_eq!(m[0][fearless], 16);
+    assert_eq!(p.positional(), 0);
+    // Hand pieces count as material; captures are tactical, drops (hundreds) are quiet.
+    let q =
+        DaiMitregi::from_text("15k/16/16/16/16/16/16/16/16/16/16/16/16/16/n15/K15 w [NN]").unwrap();
+    let knight = kinds.iter().position(|k| k.0 == "Knight").unwrap();
+    assert_eq!(q.material()[0][knight], 2);
+    let mut list = DaiMitregiMoves::default();
+    q.legal_moves(&mut list);
+    assert!(
+        list.iter()
+            .filter(|&&m| q.move_text(m).contains('*'))
+            .count()
+            > 200
+    );
+    let tactical: Vec<String> = list
+        .iter()
+        .filter(|&&m| q.is_tactical(m))
+        .map(|&m| q.move_text(m))
+        .collect();
+    assert_eq!(tactical, ["a1a2"]);
+}
