@@ -482,22 +482,3 @@ fn arbitrary_text_never_panics() {
         }
     }
 }
-
-/// Single-thread perft speed from the start position (run with `--ignored --nocapture`).
-#[test]
-#[ignore]
-fn perft_speed() {
-    let start = Extreme2d::start();
-    for depth in 1..=7 {
-        let t = std::time::Instant::now();
-        let n = perft(&start, depth);
-        let s = t.elapsed().as_secs_f64();
-        eprintln!(
-            "perft({depth}) = {n} in {s:.3} s: {:.2} M leaves/s",
-            n as f64 / s / 1e6
-        );
-        if s > 10.0 {
-            break;
-        }
-    }
-}

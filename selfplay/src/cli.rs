@@ -133,6 +133,10 @@ enum Command {
         /// No progress bars.
         #[arg(long)]
         quiet: bool,
+        /// Replace runs already in the output folder that were made with other settings
+        /// (without it the study refuses; a run with the same settings is resumed).
+        #[arg(long)]
+        force: bool,
     },
     /// The engine signature (total nodes of a fixed-depth search over fixed positions) and
     /// speed: search nodes per second and perft leaves per second.
@@ -325,6 +329,7 @@ fn study(
     out: PathBuf,
     seed: u64,
     quiet: bool,
+    force: bool,
 ) -> Result<()> {
     let opts = RunOptions {
         threads: threads(threads_opt)?,
@@ -333,15 +338,31 @@ fn study(
     let mut lines = Vec::new();
     for kind in VariantKind::ALL {
         let dir = out.join(kind.name());
-        if dir.join("run.json").exists() {
-            std::fs::remove_dir_all(&dir).with_context(|| format!("clearing {}", dir.display()))?;
-        }
+        let config = RunConfig::self_play(kind.name(), games, nodes, seed, opts.threads);
+        // A run with the same settings is resumed (finished runs cost nothing); one made with
+        // other settings is kept unless --force.
+        let resume = match tournament::saved_config(&dir)? {
+            Some(saved) if saved.identity() == config.identity() => true,
+            Some(_) if force => {
+                std::fs::remove_dir_all(&dir)
+                    .with_context(|| format!("clearing {}", dir.display()))?;
+                false
+            }
+            Some(_) => bail!(
+                "{} holds a run made with other settings; use --force to replace it, or choose another --out",
+                dir.display()
+            ),
+            None => false,
+        };
         eprintln!(
             "{}: {games} games at {nodes} nodes per move ...",
             kind.name()
         );
-        let config = RunConfig::self_play(kind.name(), games, nodes, seed, opts.threads);
-        let summary = tournament::start(config, &dir, &opts)?;
+        let summary = if resume {
+            tournament::resume(&dir, &opts)?
+        } else {
+            tournament::start(config, &dir, &opts)?
+        };
         println!("{:<16} {}", kind.name(), summary.line());
         lines.push((kind.name(), summary));
     }
@@ -668,7 +689,8 @@ pub fn run() -> Result<()> {
             out,
             seed,
             quiet,
-        } => study(games, nodes, threads, out, seed, quiet),
+            force,
+        } => study(games, nodes, threads, out, seed, quiet, force),
         Command::Bench {
             variant,
             json,

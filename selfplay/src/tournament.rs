@@ -95,7 +95,7 @@ impl RunConfig {
     }
 
     /// The fields that must agree for two runs to be parts of one study.
-    fn identity(&self) -> RunConfig {
+    pub fn identity(&self) -> RunConfig {
         RunConfig {
             shard: None,
             threads: 0,
@@ -195,6 +195,22 @@ pub fn start(config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary
         .with_context(|| format!("creating output folder {}", dir.display()))?;
     write_json(&dir.join("run.json"), &config)?;
     run(config, dir, opts)
+}
+
+/// The run saved in `dir`, if there is one.
+///
+/// # Errors
+/// An unreadable or malformed `run.json`.
+pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
+    let path = dir.join("run.json");
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let config =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    Ok(Some(config))
 }
 
 /// Finishes the run in `dir`: the games not yet in `games.csv` are played.

@@ -271,3 +271,61 @@ fn bad_input_is_reported_clearly() {
     let e = String::from_utf8_lossy(&play(&dir, &[]).stderr).into_owned();
     assert!(e.contains("already holds a run"), "{e}");
 }
+
+/// The default job covers every variant, resumes a run made with the same settings instead of
+/// replaying it, and refuses to replace one made with other settings unless `--force`.
+#[test]
+fn study_covers_every_variant_and_keeps_earlier_runs() {
+    let dir = tmp("study");
+    let d = dir.to_str().unwrap();
+    let study = |games: &str, force: bool| {
+        let mut args = vec![
+            "study", "--games", games, "--nodes", "100", "--out", d, "--quiet",
+        ];
+        if force {
+            args.push("--force");
+        }
+        variantlab(&args)
+    };
+    let o = study("2", false);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    for name in [
+        "chess",
+        "dream-chess-46",
+        "dialectic",
+        "dialectic-hegelian",
+        "extreme-2d",
+        "gateway",
+        "dai-mitregi",
+        "dai-mitregi-stepping",
+    ] {
+        assert!(summary.contains(name), "{name} missing from summary.csv");
+        assert_eq!(
+            rows_without_timing(&dir.join(name).join("games.csv")).len(),
+            3,
+            "{name}: header and two games"
+        );
+    }
+    // Resumed, not replayed: the rows keep their timings too.
+    let read = |name: &str| std::fs::read_to_string(dir.join(name).join("games.csv")).unwrap();
+    let before = read("gateway");
+    let o = study("2", false);
+    assert!(o.status.success());
+    assert_eq!(read("gateway"), before);
+    let o = study("4", false);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--force") && err.contains("chess"), "{err}");
+    assert_eq!(
+        rows_without_timing(&dir.join("chess").join("games.csv")).len(),
+        3
+    );
+    let o = study("4", true);
+    assert!(o.status.success());
+    assert_eq!(
+        rows_without_timing(&dir.join("chess").join("games.csv")).len(),
+        5
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
