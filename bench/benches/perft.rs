@@ -21,6 +21,13 @@ const CASES: &[(&str, Option<&str>, u32, u64)] = &[
     ("dialectic-hegelian", None, 4, 474_521),
     ("dai-mitregi", None, 3, 883_872),
     ("dai-mitregi-stepping", None, 3, 512_640),
+    // The rules file's T9: four pieces in hand, so most moves are drops.
+    (
+        "dai-mitregi",
+        Some("8k7/16/16/16/4+Z11/16/16/4Z11/6B9/10E5/16/2E13/16/4Z11/4B11/7K8 w [ZHBE]"),
+        3,
+        1_938_684,
+    ),
 ];
 
 fn bench_perft(c: &mut Criterion) {

@@ -22,6 +22,7 @@
 //! Move text: `from` and `to` cell names (`e4e5`), `+` appended for a promotion (`d13c15+`),
 //! drops as the upper-case letter, `*` and the cell (`N*e5`), for either side.
 
+use crate::bitboard::{BbWide, Bitboard};
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::Topology;
@@ -268,6 +269,8 @@ struct FormTables {
     rev: Vec<RevLeap>,
     /// Whether a class of a color has no move at all from a cell on an empty board.
     dead: Vec<bool>,
+    /// Per (color, role): the cells an unpromoted piece may be dropped on (not dead).
+    drop_cells: [[DaiBb; NROLES]; 2],
 }
 
 struct Tables {
@@ -418,6 +421,16 @@ fn build_form(topo: &Topology, stepping: bool) -> FormTables {
         rev_idx.push((rev.len() as u32, list.len() as u16));
         rev.extend(list);
     }
+    let mut drop_cells = [[DaiBb::EMPTY; NROLES]; 2];
+    for color in Color::ALL {
+        for (r, cells) in drop_cells[color.index()].iter_mut().enumerate() {
+            for sq in 0..NSQ {
+                if !dead[(color.index() * NCLASSES + r) * NSQ + sq] {
+                    cells.insert(Square(sq as u16));
+                }
+            }
+        }
+    }
     FormTables {
         leap_idx,
         leaps,
@@ -425,6 +438,7 @@ fn build_form(topo: &Topology, stepping: bool) -> FormTables {
         rev_idx,
         rev,
         dead,
+        drop_cells,
     }
 }
 
@@ -531,10 +545,17 @@ pub const MAX_MOVES: usize = 10240;
 /// The move list of Dai Mitregi.
 pub type DaiMitregiMoves = ArrayVec<Move, MAX_MOVES>;
 
+/// The board as a bitboard: 256 cells, four words.
+type DaiBb = BbWide<4>;
+
 /// A Dai Mitregi position (copy-make, no heap); `STEPPING` picks the form.
+///
+/// The mailbox answers "what is on this cell"; the occupancy bitboards per side answer "which
+/// cells" (the pieces to move, the empty cells to drop on) without walking 256 cells.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct DaiMitregiPos<const STEPPING: bool> {
     board: [u8; NSQ],
+    occupied: [DaiBb; 2],
     hands: [[u8; NROLES]; 2],
     kings: [u8; 2],
     turn: Color,
@@ -774,8 +795,15 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                 "each side needs one King or Grandpasha".into(),
             ));
         };
+        let mut occupied = [DaiBb::EMPTY; 2];
+        for (sq, &c) in board.iter().enumerate() {
+            if c != 0 {
+                occupied[color_of(c).index()].insert(Square(sq as u16));
+            }
+        }
         let mut p = DaiMitregiPos {
             board,
+            occupied,
             hands,
             kings: [wk, bk],
             turn,
@@ -865,11 +893,9 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         let us = self.turn;
         let king = self.kings[us.index()] as usize;
         let check = self.is_attacked(king, !us);
-        for from in 0..NSQ {
+        for from in self.occupied[us.index()].squares() {
+            let from = from.index();
             let c = self.board[from];
-            if c == 0 || color_of(c) != us {
-                continue;
-            }
             let class = class_of(c);
             let risky = check || role_of(c) == KING || aligned(from, king);
             let can_promote = !promoted(c);
@@ -921,23 +947,23 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             return;
         }
         let mut counts = [[0u8; FILES]; NROLES];
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 && color_of(c) == us && !promoted(c) {
+        for sq in self.occupied[us.index()].squares() {
+            let (sq, c) = (sq.index(), self.board[sq.index()]);
+            if !promoted(c) {
                 let r = role_of(c);
                 if let Some((g, _)) = ROLES[r].limit.group(sq) {
                     counts[r][g] += 1;
                 }
             }
         }
+        let empty = !(self.occupied[0] | self.occupied[1]);
         for (r, &n) in hand.iter().enumerate() {
             if n == 0 {
                 continue;
             }
             let c = code(us, r, false);
-            for to in 0..NSQ {
-                if self.board[to] != 0 || ft.dead(us, r, to) {
-                    continue;
-                }
+            for to in (empty & ft.drop_cells[us.index()][r]).squares() {
+                let to = to.index();
                 if let Some((g, max)) = ROLES[r].limit.group(to) {
                     if counts[r][g] >= max {
                         continue;
@@ -964,6 +990,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             self.hands[us.index()][r] = n - 1;
             let c = code(us, r, false);
             self.board[to] = c;
+            self.occupied[us.index()].insert(m.to());
             self.hash ^= t.piece_key(c, to);
         } else {
             let from = m.from().index();
@@ -975,6 +1002,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                 self.hash ^=
                     t.piece_key(victim, to) ^ t.hand_key(us, r, n) ^ t.hand_key(us, r, n + 1);
                 self.hands[us.index()][r] = n + 1;
+                self.occupied[(!us).index()].remove(m.to());
             }
             let nc = if m.kind() == MoveKind::Promotion {
                 c | PROMOTED_BIT
@@ -983,6 +1011,8 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             };
             self.board[from] = 0;
             self.board[to] = nc;
+            self.occupied[us.index()].remove(m.from());
+            self.occupied[us.index()].insert(m.to());
             self.hash ^= t.piece_key(c, from) ^ t.piece_key(nc, to);
             if role_of(c) == KING {
                 self.kings[us.index()] = to as u8;
