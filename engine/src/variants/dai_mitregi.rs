@@ -337,6 +337,29 @@ fn class_betza(class: usize, stepping: bool) -> &'static str {
     }
 }
 
+/// An atom as Black sees it. The start array is point-symmetric, so Black's pieces are
+/// White's turned half a turn (cell `sq` becomes `NSQ - 1 - sq`): turning the vectors, not
+/// only flipping the ranks, keeps Black's move lists in the same order as White's in the
+/// colour-swapped position, so the search has no colour bias from move order.
+fn half_turn(a: Atom) -> Atom {
+    Atom {
+        vector: [-a.vector[0], -a.vector[1], a.vector[2]],
+        ..a
+    }
+}
+
+/// The next cell of `bb` in the mover's order: White from cell 0 up, Black from cell 255 down
+/// (the same cells once the board is turned half a turn).
+#[inline]
+fn next_cell(bb: &mut DaiBb, us: Color) -> Option<usize> {
+    let sq = match us {
+        Color::White => bb.lsb(),
+        Color::Black => bb.msb(),
+    }?;
+    bb.remove(sq);
+    Some(sq.index())
+}
+
 fn build_form(topo: &Topology, stepping: bool) -> FormTables {
     let mut leap_idx = Vec::with_capacity(2 * NCLASSES * NSQ);
     let mut leaps = Vec::new();
@@ -351,7 +374,7 @@ fn build_form(topo: &Topology, stepping: bool) -> FormTables {
                 .map(|(a, l)| {
                     (
                         if color == Color::Black {
-                            a.for_black()
+                            half_turn(a)
                         } else {
                             a
                         },
@@ -893,8 +916,8 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         let us = self.turn;
         let king = self.kings[us.index()] as usize;
         let check = self.is_attacked(king, !us);
-        for from in self.occupied[us.index()].squares() {
-            let from = from.index();
+        let mut movers = self.occupied[us.index()];
+        while let Some(from) = next_cell(&mut movers, us) {
             let c = self.board[from];
             let class = class_of(c);
             let risky = check || role_of(c) == KING || aligned(from, king);
@@ -923,7 +946,10 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             }
             let sl = ft.slides[us.index()][class];
             if sl != 0 {
-                for d in 0..8 {
+                for i in 0..8 {
+                    // Opposite directions pair up as (2k, 2k + 1): Black's i-th is White's
+                    // i-th turned half a turn.
+                    let d = if us == Color::Black { i ^ 1 } else { i };
                     if sl & (1 << d) == 0 {
                         continue;
                     }
@@ -962,8 +988,8 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                 continue;
             }
             let c = code(us, r, false);
-            for to in (empty & ft.drop_cells[us.index()][r]).squares() {
-                let to = to.index();
+            let mut cells = empty & ft.drop_cells[us.index()][r];
+            while let Some(to) = next_cell(&mut cells, us) {
                 if let Some((g, max)) = ROLES[r].limit.group(to) {
                     if counts[r][g] >= max {
                         continue;
