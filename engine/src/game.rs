@@ -55,6 +55,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Whether a move changes material (a capture, a promotion, a drop): the moves the
     /// quiescence search looks at.
     fn is_tactical(&self, m: Move) -> bool;
+    /// The moves the quiescence search needs: `out` gets at least every legal tactical move
+    /// (and every legal move when in check); the answer says whether the position has any
+    /// legal move at all. The default is the whole legal list; a variant whose quiet moves
+    /// are many (drops) can leave them out once it knows one exists.
+    fn quiescence_moves(&self, out: &mut Self::Moves) -> bool {
+        self.legal_moves(out);
+        !out.as_ref().is_empty()
+    }
     /// Ordering score of a tactical move: most valuable victim first, least valuable attacker
     /// next (`16 * victim - attacker`, plus any promotion gain), with `values` indexed like
     /// [`Game::material_kinds`].

@@ -659,3 +659,41 @@ fn colour_swapped_positions_play_alike() {
         .join()
         .unwrap();
 }
+
+/// The quiescence search's move list leaves drops out only when that cannot matter: it has
+/// every legal tactical move, every legal move when in check, and answers "any legal move"
+/// exactly as the full list does.
+#[test]
+fn quiescence_moves_keep_every_tactical_move() {
+    let mut rng = variantlab_engine::zobrist::SplitMix64(11);
+    let (mut with_hand, mut in_check) = (0, 0);
+    for _ in 0..8 {
+        let mut p = DaiMitregi::start();
+        for _ in 0..250 {
+            let (mut all, mut q) = (DaiMitregiMoves::default(), DaiMitregiMoves::default());
+            p.legal_moves(&mut all);
+            let any = p.quiescence_moves(&mut q);
+            assert_eq!(any, !all.is_empty(), "{}", p.to_text());
+            for m in &all {
+                if p.is_tactical(*m) || p.in_check() {
+                    assert!(q.contains(m), "{} lacks {}", p.to_text(), p.move_text(*m));
+                }
+            }
+            assert!(q.iter().all(|m| all.contains(m)));
+            with_hand += all.iter().any(|m| p.move_text(*m).contains('*')) as u32;
+            in_check += p.in_check() as u32;
+            if all.is_empty() {
+                break;
+            }
+            // Captures half the time, so hands fill.
+            let captures: Vec<_> = all.iter().copied().filter(|&m| p.is_tactical(m)).collect();
+            let pool = if !captures.is_empty() && rng.next() % 2 == 0 {
+                &captures[..]
+            } else {
+                &all[..]
+            };
+            p.play_unchecked(pool[(rng.next() % pool.len() as u64) as usize]);
+        }
+    }
+    assert!(with_hand > 100 && in_check > 5, "{with_hand} {in_check}");
+}

@@ -514,8 +514,7 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         let mut moves = G::Moves::default();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
+        if !pos.quiescence_moves(&mut moves) {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if ply as usize >= MAX_PLY {

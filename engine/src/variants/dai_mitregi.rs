@@ -910,7 +910,8 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         attacked(self.form(), tables(), &b, k, !self.turn)
     }
 
-    fn gen(&self, out: &mut DaiMitregiMoves) {
+    /// Legal moves into `out`; drops only when `drops` (the quiescence search asks without).
+    fn gen(&self, out: &mut DaiMitregiMoves, drops: bool) {
         let t = tables();
         let ft = self.form();
         let us = self.turn;
@@ -969,7 +970,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         }
         // Drops.
         let hand = &self.hands[us.index()];
-        if hand.iter().all(|&n| n == 0) {
+        if !drops || hand.iter().all(|&n| n == 0) {
             return;
         }
         let mut counts = [[0u8; FILES]; NROLES];
@@ -982,7 +983,22 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                 }
             }
         }
-        let empty = !(self.occupied[0] | self.occupied[1]);
+        let mut empty = !(self.occupied[0] | self.occupied[1]);
+        if check {
+            // A drop can only answer a check by blocking it: on an empty cell between the King
+            // and the first piece along one of its eight lines (the halfway cell of a lame
+            // two-cell attack is such a cell too). Every candidate is still tested below.
+            let mut lines = DaiBb::EMPTY;
+            for d in 0..8 {
+                for &x in &t.rays[d * NSQ + king] {
+                    if self.board[x as usize] != 0 {
+                        break;
+                    }
+                    lines.insert(Square(x as u16));
+                }
+            }
+            empty &= lines;
+        }
         for (r, &n) in hand.iter().enumerate() {
             if n == 0 {
                 continue;
@@ -1080,7 +1096,20 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         self.turn
     }
     fn legal_moves(&self, out: &mut DaiMitregiMoves) {
-        self.gen(out)
+        self.gen(out, true)
+    }
+    /// Drops are quiet, and out of check a position with a legal board move needs no drop
+    /// list to know it is not stalemate.
+    fn quiescence_moves(&self, out: &mut DaiMitregiMoves) -> bool {
+        if self.in_check() {
+            self.gen(out, true);
+        } else {
+            self.gen(out, false);
+            if out.is_empty() {
+                self.gen(out, true);
+            }
+        }
+        !out.is_empty()
     }
     fn play_unchecked(&mut self, m: Move) {
         self.play(m)
