@@ -1,6 +1,6 @@
-//! Fixed-depth search per variant (the signature's depth): nodes per second of the whole searcher (movegen, eval,
-//! ordering, TT). Each run asserts the node count of its first run, so the figure always
-//! measures the same tree.
+//! Fixed-depth search per variant (the signature's depth): nodes per second of the whole
+//! searcher (movegen, eval, ordering, TT). Each run asserts the node count of its first run,
+//! so the figure always measures the same tree.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};

@@ -349,11 +349,10 @@ fn captures_go_to_hand_unpromoted() {
     assert!(!moves(&p).iter().any(|m| m == "F*e16"));
 }
 
-#[test]
-fn checkmate_by_drop_is_allowed() {
-    // Black King a16 boxed in by its own pieces, none of which reaches b14: a White Knight
-    // drop there mates.
-    let text = setup(
+/// Black King a16 boxed in by its own pieces, none of which reaches b14; White holds a Knight,
+/// whose drop on b14 mates.
+fn drop_mate_setup() -> String {
+    setup(
         &[
             ("a16", "k"),
             ("b16", "m"),
@@ -363,7 +362,12 @@ fn checkmate_by_drop_is_allowed() {
         ],
         'w',
         "[N]",
-    );
+    )
+}
+
+#[test]
+fn checkmate_by_drop_is_allowed() {
+    let text = drop_mate_setup();
     let mut p = DaiMitregi::from_text(&text).unwrap();
     p.play_text("N*b14").unwrap();
     assert!(p.in_check());
@@ -462,17 +466,7 @@ fn game_ends_as_the_rules_file_decides() {
         })
     );
     // Checkmate (here by a drop) wins.
-    let text = setup(
-        &[
-            ("a16", "k"),
-            ("b16", "m"),
-            ("a15", "z"),
-            ("b15", "f"),
-            ("h1", "K"),
-        ],
-        'w',
-        "[N]",
-    );
+    let text = drop_mate_setup();
     let mut p = DaiMitregiStepping::from_text(&text).unwrap();
     p.play_text("N*b14").unwrap();
     assert_eq!(
@@ -653,7 +647,7 @@ fn colour_swapped_positions_play_alike() {
         assert!(searched >= 6);
     };
     std::thread::Builder::new()
-        .stack_size(64 << 20)
+        .stack_size(variantlab_engine::search::THREAD_STACK)
         .spawn(run)
         .unwrap()
         .join()

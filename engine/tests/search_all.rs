@@ -185,7 +185,7 @@ fn run(kind: VariantKind, games: usize, extras: &'static [&'static str]) {
         VariantKind::DaiMitregi | VariantKind::DaiMitregiStepping
     );
     std::thread::Builder::new()
-        .stack_size(64 << 20)
+        .stack_size(variantlab_engine::search::THREAD_STACK)
         .spawn(move || with_variant!(kind, G => check_variant::<G>(kind.name(), games, shallow, extras)))
         .unwrap()
         .join()

@@ -251,7 +251,7 @@ fn run_variant<G: Game>(
     );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
-        .stack_size(64 << 20)
+        .stack_size(variantlab_engine::search::THREAD_STACK)
         .build()?;
     let default = Limits::nodes(config.nodes);
     let max_pairs = config.max_games.div_ceil(2);

@@ -218,11 +218,8 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
 /// # Errors
 /// No run in `dir`, or a damaged CSV (named, with the line).
 pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
-    let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path)
+    let config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
-    let config: RunConfig =
-        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
     run(config, dir, opts)
 }
 
@@ -483,10 +480,9 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     let mut live = Summary::from_rows(&all_rows);
     bar.set_message(live_message(&live));
 
-    // Dai Mitregi's move lists hold thousands of moves: give each search a roomy stack.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads.max(1))
-        .stack_size(64 << 20)
+        .stack_size(variantlab_engine::search::THREAD_STACK)
         .build()?;
     let (tx, rx) = mpsc::channel::<(u64, Vec<String>, Vec<Vec<String>>)>();
     let defaults = config.default_limits();

@@ -187,7 +187,7 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(set.threads.max(1))
-        .stack_size(64 << 20)
+        .stack_size(variantlab_engine::search::THREAD_STACK)
         .build()?;
     let bar = if set.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         ProgressBar::hidden()

@@ -29,6 +29,9 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
+/// Stack for a thread that searches: move lists live on the stack, and Dai Mitregi's hold
+/// thousands of moves, more than a default 2 MiB thread stack has room for.
+pub const THREAD_STACK: usize = 64 << 20;
 
 /// When to stop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

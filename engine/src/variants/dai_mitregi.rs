@@ -1151,8 +1151,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         m
     }
     fn is_tactical(&self, m: Move) -> bool {
-        m.kind() == MoveKind::Promotion
-            || (m.kind() != MoveKind::Drop && self.board[m.to().index()] != 0)
+        // A drop lands on an empty cell, so it is never a capture.
+        m.kind() == MoveKind::Promotion || self.board[m.to().index()] != 0
     }
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
         if m.kind() == MoveKind::Drop {
