@@ -1,19 +1,15 @@
 //! Dai Mitregi: every test position of `shared/rules/dai-mitregi.md` in both forms, the start
 //! position's move lists, position-text round trips and errors.
 
+mod common;
+
 use variantlab_engine::perft::perft;
 use variantlab_engine::variants::dai_mitregi::{
     DaiMitregi, DaiMitregiMoves, DaiMitregiStepping, START,
 };
 use variantlab_engine::{Color, Game, PositionError};
 
-fn moves<G: Game<Moves = DaiMitregiMoves>>(p: &G) -> Vec<String> {
-    let mut list = DaiMitregiMoves::default();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
+use common::sorted_move_texts as moves;
 
 /// Destinations of the piece on `from` (board moves only, promotion suffix dropped, sorted,
 /// deduplicated).

@@ -3,6 +3,8 @@
 //! games, from the start array and from the rules file's test positions, plus the start
 //! position's perft figures computed by the reference.
 
+mod common;
+
 #[path = "reference/dai_mitregi.rs"]
 mod reference_dai;
 
@@ -11,13 +13,7 @@ use variantlab_engine::variants::dai_mitregi::{DaiMitregi, DaiMitregiMoves, DaiM
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::Game;
 
-fn engine_moves<G: Game<Moves = DaiMitregiMoves>>(p: &G) -> Vec<String> {
-    let mut list = DaiMitregiMoves::default();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
+use common::sorted_move_texts as engine_moves;
 
 /// What the random games reached, so the test can insist the special rules were exercised.
 #[derive(Default, Debug)]

@@ -1,6 +1,8 @@
 //! Dialectic Chess: the test positions DT1..DT10 and perft figures of
 //! `shared/rules/dialectic-chess.md`, text round trips and malformed texts.
 
+mod common;
+
 use variantlab_engine::game::{outcome, Game};
 use variantlab_engine::moves::MoveBuf;
 use variantlab_engine::variants::dialectic::{Dialectic, DialecticHegelian};
@@ -25,13 +27,7 @@ fn perft<G: Game>(p: &G, depth: u32) -> u64 {
         .sum()
 }
 
-fn moves<G: Game>(p: &G) -> Vec<String> {
-    let mut ms = G::Moves::default();
-    p.legal_moves(&mut ms);
-    let mut v: Vec<String> = ms.as_ref().iter().map(|&m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
+use common::sorted_move_texts as moves;
 
 fn token_moves<G: Game>(p: &G) -> Vec<String> {
     moves(p)

@@ -1,6 +1,8 @@
 //! Dialectic Chess (both forms): the engine against the mailbox reference generator
 //! (`reference/dialectic.rs`, written from the rules file), at every ply of seeded random games.
 
+mod common;
+
 #[path = "reference/dialectic.rs"]
 mod reference_dialectic;
 
@@ -8,13 +10,7 @@ use variantlab_engine::game::Game;
 use variantlab_engine::variants::dialectic::{Dialectic, DialecticHegelian};
 use variantlab_engine::zobrist::SplitMix64;
 
-fn engine_moves<G: Game>(p: &G) -> Vec<String> {
-    let mut ms = G::Moves::default();
-    p.legal_moves(&mut ms);
-    let mut v: Vec<String> = ms.as_ref().iter().map(|&m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
+use common::sorted_move_texts as engine_moves;
 
 fn random_games<G: Game>(hegelian: bool, games: u64, plies: usize) {
     for g in 0..games {

@@ -1,6 +1,8 @@
 //! Dream Chess 46: the engine against the mailbox reference generator
 //! (`reference/dream46.rs`, written from the rules file), at every ply of seeded random games.
 
+mod common;
+
 #[path = "reference/dream46.rs"]
 mod reference_dream46;
 
@@ -10,13 +12,7 @@ use variantlab_engine::variants::Dream46;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::Game;
 
-fn engine_moves(p: &Position<Dream46>) -> Vec<String> {
-    let mut list = Default::default();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
+use common::sorted_move_texts as engine_moves;
 
 #[test]
 fn reference_agrees_with_the_rules_file_and_the_engine_on_perft() {

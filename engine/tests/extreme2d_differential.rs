@@ -2,6 +2,8 @@
 //! legal move texts and check status at every ply of seeded random games, from the start
 //! array and from the rules file's test positions, plus perft on a few of them.
 
+mod common;
+
 #[path = "reference/extreme2d.rs"]
 mod reference_x2d;
 
@@ -9,13 +11,7 @@ use variantlab_engine::variants::extreme2d::Extreme2d;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::Game;
 
-fn engine_moves(p: &Extreme2d) -> Vec<String> {
-    let mut list = Default::default();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
+use common::sorted_move_texts as engine_moves;
 
 /// What the random games reached, so the test can insist the rare rules were exercised.
 #[derive(Default, Debug)]

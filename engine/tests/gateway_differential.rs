@@ -3,20 +3,16 @@
 //! the rules file's test positions, plus the rules file's perft figures computed by the
 //! reference.
 
+mod common;
+
 #[path = "reference/gateway.rs"]
 mod reference_gateway;
 
-use variantlab_engine::variants::gateway::{Gateway, GatewayMoves};
+use variantlab_engine::variants::gateway::Gateway;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::Game;
 
-fn engine_moves(p: &Gateway) -> Vec<String> {
-    let mut list = GatewayMoves::default();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_text(m)).collect();
-    v.sort();
-    v
-}
+use common::sorted_move_texts as engine_moves;
 
 /// What the random games reached, so the test can insist the special rules were exercised.
 #[derive(Default, Debug)]
