@@ -2,9 +2,9 @@
 //! played in parallel until the sequential probability ratio test over the pentanomial
 //! counts accepts H0 (elo <= elo0) or H1 (elo >= elo1), as large engine-testing frameworks do.
 //!
-//! The LLR is the generalised SPRT's normal approximation, which needs a variance estimate:
-//! no decision is taken before [`MIN_PAIRS`] pairs (one lucky pair would otherwise cross the
-//! bound with a near-zero variance).
+//! The LLR is the exact generalised SPRT over pentanomial counts (`stats::gsprt_llr`): each
+//! pair moves it by a bounded amount, so no minimum sample is needed and drawn pairs count
+//! as the evidence they are, at any draw rate.
 //!
 //! Determinism: pairs are played in batches, but their results are taken in pair order and
 //! the test is checked after every pair, so the decision, the pair at which it falls and
@@ -15,7 +15,7 @@
 use crate::config::EngineConfig;
 use crate::openings::Openings;
 use crate::play::{play_game, Adjudication, Players};
-use crate::stats::{z_for_confidence, EloModel, Sprt, SprtStatus, Stats};
+use crate::stats::{EloModel, Sprt, SprtStatus, Stats};
 use crate::tournament::{game_seed, read_csv};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -85,14 +85,10 @@ impl SprtConfig {
     }
 }
 
-/// Pairs played before the test may stop.
-pub const MIN_PAIRS: u64 = 10;
-
-/// The test's verdict, held back until enough pairs are in.
+/// The test's verdict, or `None` while it continues.
 fn verdict(sprt: &Sprt, s: &Stats) -> Option<SprtStatus> {
     match sprt.status(&s.penta) {
         SprtStatus::Continue => None,
-        _ if s.pairs() < MIN_PAIRS => None,
         v => Some(v),
     }
 }
@@ -134,10 +130,11 @@ pub struct SprtSummary {
 fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
     let (lower, upper) = sprt.bounds();
     let (el, eh) = s.pair_elo_interval(0.95);
-    let n = s.pairs().max(1) as f64;
-    let nelo = s.normalized_elo();
-    // nElo is a standardised mean: its standard error is (800 / ln 10) / sqrt(2 N).
-    let half = z_for_confidence(0.95) * 800.0 / std::f64::consts::LN_10 / (2.0 * n).sqrt();
+    let nelo = s
+        .normalized_elo_estimate(0.95)
+        .map_or([0.0, f64::NEG_INFINITY, f64::INFINITY], |e| {
+            [e.value, e.low, e.high]
+        });
     SprtSummary {
         result: match decided {
             Some(SprtStatus::AcceptH0) => "H0",
@@ -151,7 +148,7 @@ fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
         games: 2 * s.pairs(),
         penta: s.penta,
         elo: [s.pair_elo(), el, eh],
-        nelo: [nelo, nelo - half, nelo + half],
+        nelo,
     }
 }
 
