@@ -341,19 +341,7 @@ fn study(
         let config = RunConfig::self_play(kind.name(), games, nodes, seed, opts.threads);
         // A run with the same settings is resumed (finished runs cost nothing); one made with
         // other settings is kept unless --force.
-        let resume = match tournament::saved_config(&dir)? {
-            Some(saved) if saved.identity() == config.identity() => true,
-            Some(_) if force => {
-                std::fs::remove_dir_all(&dir)
-                    .with_context(|| format!("clearing {}", dir.display()))?;
-                false
-            }
-            Some(_) => bail!(
-                "{} holds a run made with other settings; use --force to replace it, or choose another --out",
-                dir.display()
-            ),
-            None => false,
-        };
+        let resume = tournament::resume_or_replace(&dir, &config, force)?;
         eprintln!(
             "{}: {games} games at {nodes} nodes per move ...",
             kind.name()
@@ -481,7 +469,9 @@ pub struct ValuesArgs {
     #[arg(long)]
     variant: String,
     /// `imbalance`, `regression` or `both`.
-    #[arg(long, default_value = "both", value_parser = ["imbalance", "regression", "both"])]
+    /// (regression works for every variant; imbalance needs positions with a piece
+    /// removed, which chess and Dream Chess 46 provide).
+    #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "both"])]
     method: String,
     /// Imbalance: game pairs per piece kind.
     #[arg(long, default_value_t = 100)]
@@ -507,6 +497,10 @@ pub struct ValuesArgs {
     /// Also write the estimates as an engine configuration (JSON) usable with --white.
     #[arg(long)]
     write_values: Option<PathBuf>,
+    /// Replace a self-play folder made with other settings, and write --write-values even
+    /// when some estimate is not bounded above zero.
+    #[arg(long)]
+    force: bool,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
@@ -542,10 +536,10 @@ fn values(a: ValuesArgs) -> Result<()> {
                 threads,
                 quiet: a.quiet,
             };
-            if dir.join("run.json").exists() {
+            let config = RunConfig::self_play(kind.name(), a.games, a.nodes, a.seed, threads);
+            if tournament::resume_or_replace(&dir, &config, a.force)? {
                 tournament::resume(&dir, &opts)?;
             } else {
-                let config = RunConfig::self_play(kind.name(), a.games, a.nodes, a.seed, threads);
                 tournament::start(config, &dir, &opts)?;
             }
             vec![dir]
@@ -556,14 +550,28 @@ fn values(a: ValuesArgs) -> Result<()> {
             .iter()
             .map(|d| crate::analysis::load(d))
             .collect::<Result<Vec<_>>>()?;
+        for r in &runs {
+            if r.config.variant != kind.name() {
+                bail!(
+                    "{} holds games of {}, not of {}: its pieces are not this variant's",
+                    r.dir.display(),
+                    r.config.variant,
+                    kind.name()
+                );
+            }
+        }
         rows.extend(regression(&runs, &kinds)?);
     }
     let path = out.join("piece_values.csv");
     write_csv(&path, &rows)?;
     for r in &rows {
         println!(
-            "{:<22} {:<12} {:<11} {:>6.2} [{:.2}, {:.2}]  ({} games)",
-            r.variant, r.piece, r.method, r.value, r.low, r.high, r.games
+            "{:<22} {:<16} {:<11} {}  ({} games)",
+            r.variant,
+            r.piece,
+            r.method,
+            r.show(),
+            r.games
         );
     }
     println!("wrote {}", path.display());
@@ -579,7 +587,7 @@ fn values(a: ValuesArgs) -> Result<()> {
             .filter(|r| r.method == method)
             .cloned()
             .collect();
-        write_config(file, &chosen, &kinds)?;
+        write_config(file, &chosen, &kinds, a.force)?;
         println!("wrote {} ({method} values)", file.display());
     }
     Ok(())

@@ -213,6 +213,32 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
     Ok(Some(config))
 }
 
+/// What to do with `dir` before a run of `config`: the one rule every command follows.
+/// A run there with the same settings is resumed (`Ok(true)`; a finished one costs
+/// nothing), an empty place is started afresh (`Ok(false)`), and a run with other settings
+/// (another variant, game count, node count, seed, openings ...) is refused, or with
+/// `force` deleted and started afresh.
+///
+/// # Errors
+/// A run with other settings and no `force`, an unreadable `run.json`, an undeletable folder.
+pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<bool> {
+    match saved_config(dir)? {
+        Some(saved) if saved.identity() == config.identity() => Ok(true),
+        Some(_) if force => {
+            std::fs::remove_dir_all(dir).with_context(|| format!("clearing {}", dir.display()))?;
+            Ok(false)
+        }
+        Some(saved) => bail!(
+            "{} holds a run made with other settings ({} games of {} at {}); use --force to replace it, or choose another --out",
+            dir.display(),
+            saved.games,
+            saved.variant,
+            saved.nodes.map_or_else(|| format!("depth {}", saved.depth.unwrap_or(0)), |n| format!("{n} nodes")),
+        ),
+        None => Ok(false),
+    }
+}
+
 /// Finishes the run in `dir`: the games not yet in `games.csv` are played.
 ///
 /// # Errors

@@ -5,20 +5,22 @@
 //!    in the other, so the first-move advantage cancels); a few seeded random plies follow so
 //!    games differ. The full side's score converts to an Elo difference; the same is done with
 //!    a pawn removed (the calibration), and a kind's value in pawns is its Elo difference over
-//!    the pawn's. Intervals combine both relative errors (delta method).
+//!    the pawn's. Intervals are Fieller's for a ratio of two independent estimates: not
+//!    symmetric, and "not estimable" when the pawn's own odds are not clearly positive.
 //! 2. **Regression.** A logistic regression of the game result (White's points, 1 / ½ / 0,
 //!    with a binomial logit) on the material difference per kind at positions sampled from
 //!    `moves.csv` (every 4th ply from ply 10, quiet ones only: no capture in the next two
 //!    plies). Standard errors are clustered by game (sandwich
 //!    estimator), since positions of one game share its result; a kind's value in pawns is
-//!    its coefficient over the pawn's, with a delta-method interval.
+//!    its coefficient over the pawn's, with Fieller's interval (the two coefficients'
+//!    covariance included). The fit stops with an error when IRLS does not converge.
 //!
 //! The "pawn" is the kind named `pawn`, or else the cheapest kind by default value.
 
 use crate::analysis::RunData;
 use crate::openings::Openings;
 use crate::play::{play_game, Adjudication, Players};
-use crate::stats::{elo_from_score, z_for_confidence};
+use crate::stats::{elo_from_score, fieller_interval, fixed, z_for_confidence, RatioInterval};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -37,19 +39,64 @@ pub struct ValueRow {
     pub piece: String,
     /// `imbalance` or `regression`.
     pub method: String,
-    /// Value in pawns.
-    pub value: f64,
-    /// 95% interval.
-    pub low: f64,
-    /// 95% interval.
-    pub high: f64,
+    /// Value in pawns; `None` when no value came out (see `note`).
+    pub value: Option<f64>,
+    /// 95% interval; `None` for the pawn (1 by definition) and where the data do not
+    /// bound the ratio.
+    pub interval: Option<(f64, f64)>,
     /// Games the estimate rests on.
     pub games: u64,
+    /// Why there is no value or no interval; empty otherwise.
+    pub note: String,
 }
 
+impl ValueRow {
+    /// A value from a ratio `a / b` (`b` the pawn's), with Fieller's interval.
+    fn ratio(base: ValueRow, a: f64, b: f64, va: f64, vb: f64, cab: f64) -> ValueRow {
+        let z = z_for_confidence(0.95);
+        let (interval, note) = match fieller_interval(a, b, va, vb, cab, z) {
+            _ if b <= 0.0 => (None, "not estimable: the pawn's estimate is not positive".to_string()),
+            RatioInterval::Bounded(lo, hi) => (Some((lo, hi)), String::new()),
+            RatioInterval::NotEstimable => (
+                None,
+                "not estimable: the pawn's own interval reaches zero; play more games".to_string(),
+            ),
+        };
+        ValueRow {
+            value: Some(a / b),
+            interval,
+            note,
+            ..base
+        }
+    }
+
+    /// Whether the value is usable as an engine value: a bounded interval above zero.
+    pub fn is_sound(&self) -> bool {
+        match (self.value, self.interval) {
+            (Some(_), Some((lo, _))) => lo > 0.0,
+            (Some(v), None) => v == 1.0 && self.note == PAWN_NOTE,
+            _ => false,
+        }
+    }
+
+    /// `value [low, high]` or the reason there is none, never `-0`.
+    pub fn show(&self) -> String {
+        match (self.value, self.interval) {
+            (Some(v), Some((lo, hi))) => {
+                format!("{} [{}, {}]", fixed(v, 2), fixed(lo, 2), fixed(hi, 2))
+            }
+            (Some(v), None) => format!("{}  ({})", fixed(v, 2), self.note),
+            (None, _) => format!("-  ({})", self.note),
+        }
+    }
+}
+
+/// The note on the calibration row.
+pub const PAWN_NOTE: &str = "the unit: 1 by definition";
+
 /// Columns of `piece_values.csv`.
-pub const HEADER: [&str; 7] = [
-    "variant", "piece", "method", "value", "low", "high", "games",
+pub const HEADER: [&str; 8] = [
+    "variant", "piece", "method", "value", "low", "high", "games", "note",
 ];
 
 /// Index of the calibration kind.
@@ -206,32 +253,34 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     }
     bar.finish_and_clear();
     let (pe, pse, _) = elos[&pawn];
-    if pe <= 0.0 {
-        bail!("{variant}: a pawn's odds gave no advantage ({pe:.1} Elo); play more pairs or more nodes");
-    }
-    let z = z_for_confidence(0.95);
-    Ok(elos
-        .iter()
-        .map(|(&k, &(e, se, games))| {
-            let r = e / pe;
-            let rel = if k == pawn {
-                pse / pe
-            } else {
-                ((se / e.abs().max(1e-9)).powi(2) + (pse / pe).powi(2)).sqrt()
-            };
-            let half = z * r.abs() * rel;
-            ValueRow {
-                variant: variant.clone(),
-                piece: kinds[k].0.to_string(),
-                method: "imbalance".into(),
-                value: r,
-                low: r - half,
-                high: r + half,
-                games,
-            }
+    let base = |k: usize, games: u64| ValueRow {
+        variant: variant.clone(),
+        piece: kinds[k].0.to_string(),
+        method: "imbalance".into(),
+        value: None,
+        interval: None,
+        games,
+        note: String::new(),
+    };
+    Ok((0..kinds.len())
+        .map(|k| match elos.get(&k) {
+            None => ValueRow {
+                note: "left out: this variant's start position cannot lose a piece of this kind (a royal piece, or one the variant cannot remove)".into(),
+                ..base(k, 0)
+            },
+            Some(&(_, _, games)) if k == pawn => ValueRow {
+                value: Some(1.0),
+                note: PAWN_NOTE.into(),
+                ..base(k, games)
+            },
+            // Independent games: no covariance between the kind's and the pawn's Elo.
+            Some(&(e, se, games)) => ValueRow::ratio(base(k, games), e, pe, se * se, pse * pse, 0.0),
         })
         .collect())
 }
+
+/// Newton (IRLS) steps before the fit is declared not to converge.
+pub const MAX_IRLS_STEPS: usize = 100;
 
 /// Fits a logistic regression with fractional targets by iteratively reweighted least
 /// squares; returns coefficients and their game-clustered (sandwich) covariance.
@@ -243,7 +292,8 @@ pub fn logistic_clustered(
     let p = x.first().map_or(0, Vec::len);
     let mut beta = vec![0.0; p];
     let mut hessian = vec![vec![0.0; p]; p];
-    for _ in 0..50 {
+    let mut converged = false;
+    for _ in 0..MAX_IRLS_STEPS {
         let mut grad = vec![0.0; p];
         hessian = vec![vec![0.0; p]; p];
         for (xi, &yi) in x.iter().zip(y) {
@@ -266,9 +316,18 @@ pub fn logistic_clustered(
         for (b, s) in beta.iter_mut().zip(&step) {
             *b += s;
         }
-        if size < 1e-10 {
+        if !size.is_finite() {
             break;
         }
+        if size < 1e-10 {
+            converged = true;
+            break;
+        }
+    }
+    if !converged {
+        bail!(
+            "regression: the fit did not converge in {MAX_IRLS_STEPS} steps (separated data: one side always wins with some material edge?); play more games or more varied openings"
+        );
     }
     let inv = invert(&hessian).context("regression: singular information matrix")?;
     // Sandwich: H^-1 (sum over games of s_g s_g^T) H^-1, s_g the game's score vector.
@@ -359,7 +418,6 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
         .unwrap_or_default();
     let pawn = pawn_kind(kinds).context("no material kind to calibrate with")?;
     let mut rows: Vec<(Vec<f64>, f64, u64)> = Vec::new();
-    let mut games = 0u64;
     for (ri, run) in runs.iter().enumerate() {
         if run.config.variant != variant {
             bail!(
@@ -382,7 +440,6 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
                 )
             })
             .collect();
-        games += result.len() as u64;
         let path = run.dir.join("moves.csv");
         let mut reader = csv::Reader::from_path(&path)
             .with_context(|| format!("reading {} (play with --record-moves)", path.display()))?;
@@ -460,31 +517,34 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
         .collect();
     let y: Vec<f64> = rows.iter().map(|r| r.1).collect();
     let g: Vec<u64> = rows.iter().map(|r| r.2).collect();
+    // The games that contributed at least one position.
+    let games = g.iter().collect::<std::collections::BTreeSet<_>>().len() as u64;
     let (beta, cov) = logistic_clustered(&x, &y, &g)?;
     let pi = 1 + used.iter().position(|&k| k == pawn).expect("pawn used");
     let bp = beta[pi];
-    if bp <= 0.0 {
-        bail!("{variant}: the pawn's coefficient is not positive ({bp:.4}); play more games");
-    }
-    let z = z_for_confidence(0.95);
-    Ok(used
-        .iter()
-        .enumerate()
-        .map(|(j, &k)| {
-            let i = j + 1;
-            let r = beta[i] / bp;
-            // Delta method for a ratio of correlated coefficients.
-            let var = cov[i][i] / (bp * bp) + r * r * cov[pi][pi] / (bp * bp)
-                - 2.0 * r * cov[i][pi] / (bp * bp);
-            let half = z * var.max(0.0).sqrt();
-            ValueRow {
-                variant: variant.clone(),
-                piece: kinds[k].0.to_string(),
-                method: "regression".into(),
-                value: r,
-                low: r - half,
-                high: r + half,
-                games,
+    let base = |k: usize| ValueRow {
+        variant: variant.clone(),
+        piece: kinds[k].0.to_string(),
+        method: "regression".into(),
+        value: None,
+        interval: None,
+        games,
+        note: String::new(),
+    };
+    Ok((0..kinds.len())
+        .map(|k| match used.iter().position(|&u| u == k) {
+            None => ValueRow {
+                note: "left out: never differs between the sides at a sampled position".into(),
+                ..base(k)
+            },
+            Some(_) if k == pawn => ValueRow {
+                value: Some(1.0),
+                note: PAWN_NOTE.into(),
+                ..base(k)
+            },
+            Some(j) => {
+                let i = j + 1;
+                ValueRow::ratio(base(k), beta[i], bp, cov[i][i], cov[pi][pi], cov[i][pi])
             }
         })
         .collect())
@@ -503,10 +563,11 @@ pub fn write_csv(path: &Path, rows: &[ValueRow]) -> Result<()> {
             r.variant.clone(),
             r.piece.clone(),
             r.method.clone(),
-            format!("{:.3}", r.value),
-            format!("{:.3}", r.low),
-            format!("{:.3}", r.high),
+            r.value.map_or(String::new(), |v| fixed(v, 3)),
+            r.interval.map_or(String::new(), |i| fixed(i.0, 3)),
+            r.interval.map_or(String::new(), |i| fixed(i.1, 3)),
             r.games.to_string(),
+            r.note.clone(),
         ])?;
     }
     w.flush()?;
@@ -514,15 +575,35 @@ pub fn write_csv(path: &Path, rows: &[ValueRow]) -> Result<()> {
 }
 
 /// Writes estimates as an engine configuration (centipawns, the pawn at its default value),
-/// closing the loop with the search: `variantlab play --white FILE`.
+/// closing the loop with the search: `variantlab play --white FILE`. Kinds without a value
+/// keep their default. Refuses, unless `force`, when any estimate is unsound (no value, an
+/// unbounded interval, or one that reaches zero or below): such a file would tell the
+/// engine something the data do not say.
 ///
 /// # Errors
-/// An unwritable file.
-pub fn write_config(path: &Path, rows: &[ValueRow], kinds: &[(&'static str, i32)]) -> Result<()> {
+/// An unsound estimate without `force`, an unwritable file.
+pub fn write_config(
+    path: &Path,
+    rows: &[ValueRow],
+    kinds: &[(&'static str, i32)],
+    force: bool,
+) -> Result<()> {
+    let unsound: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.is_sound() && !r.note.starts_with("left out"))
+        .map(|r| format!("{} {}", r.piece, r.show()))
+        .collect();
+    if !unsound.is_empty() && !force {
+        bail!(
+            "not writing {}: these estimates are not bounded above zero: {}; play more games, or --force",
+            path.display(),
+            unsound.join("; ")
+        );
+    }
     let pawn = pawn_kind(kinds).map_or(100, |p| kinds[p].1);
     let values: BTreeMap<String, i32> = rows
         .iter()
-        .map(|r| (r.piece.clone(), (r.value * pawn as f64).round() as i32))
+        .filter_map(|r| Some((r.piece.clone(), (r.value? * pawn as f64).round() as i32)))
         .collect();
     let variant = rows.first().map_or("variant", |r| r.variant.as_str());
     let method = rows.first().map_or("values", |r| r.method.as_str());
