@@ -1,14 +1,25 @@
 //! `variantlab stats`: balance and game-length statistics from tournament folders.
 //!
 //! Metrics (after Ludii's game-evaluation metrics, restated for two players):
-//! - **balance** = 1 − |white wins − black wins| / games: 1 when both sides win equally often.
+//! - **balance** = 1 − |white wins − black wins| / decisive games: 1 when both sides win
+//!   equally often among the games someone won. Defined over decisive games so that a
+//!   drawish variant does not look balanced merely because few games are won; shown beside
+//!   the decisive-game count, and "n/a" with none.
 //! - **first-player advantage** = White's score (wins + draws / 2) / games.
 //! - **drawishness** = draws / games.
 //! - **decisiveness** = 1 − drawishness.
 //! - **completion** = games ended by the rules (not by the ply limit or adjudication) / games.
 //! - **duration** = mean game length in plies.
+//!
+//! Every rate and mean has a 95% interval that treats the two games of a colour-swapped
+//! pair as one cluster (they share an opening), see `stats::unit_mean_interval`. A run with
+//! fewer games than it was started for is flagged as incomplete everywhere: short games
+//! finish first, so its figures lean towards short games.
 
-use crate::stats::{histogram, GameResult, LengthSummary, Stats};
+use crate::stats::{
+    elo_from_score, fixed, histogram, mean_interval, unit_mean_interval, z_for_confidence, Cluster,
+    Estimate, GameResult, LengthSummary, Stats,
+};
 use crate::tournament::RunConfig;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -141,6 +152,143 @@ pub fn stats_of(games: &[GameRecord]) -> Stats {
     s
 }
 
+/// Whether a game ended by the rules rather than by the ply cap or adjudication.
+fn by_rules(g: &GameRecord) -> bool {
+    g.termination != "max_plies" && g.termination != "adjudication"
+}
+
+/// Games the run was started for (in its shard).
+pub fn expected_games(config: &RunConfig) -> u64 {
+    (0..config.games).filter(|&id| config.in_shard(id)).count() as u64
+}
+
+/// Every balance figure of one run, each with its interval, computed once for the CSV, the
+/// terminal and the report.
+#[derive(Clone, Debug)]
+pub struct Balance {
+    /// Result counts (trinomial, and pentanomial from engine A's side).
+    pub stats: Stats,
+    /// Games the run was started for; more than `stats.games()` when it is unfinished.
+    pub expected: u64,
+    /// White's score per game.
+    pub white_score: Estimate,
+    /// White's score as logistic Elo (ends mapped from the score interval).
+    pub white_elo: Estimate,
+    /// Draws per game.
+    pub draw_rate: Estimate,
+    /// Games someone won.
+    pub decisive: u64,
+    /// 1 − |W − B| / (W + B), `None` without decisive games.
+    pub balance: Option<Estimate>,
+    /// Games ended by the rules, per game.
+    pub completion: Estimate,
+    /// Mean plies; `None` with fewer than two pairs.
+    pub duration: Option<Estimate>,
+    /// Engine A's logistic Elo from the pairs.
+    pub engine_a_elo: Estimate,
+}
+
+impl Balance {
+    /// Whether every game the run was started for is in.
+    pub fn complete(&self) -> bool {
+        self.stats.games() >= self.expected
+    }
+
+    /// `N games` or `N of M games (INCOMPLETE)`.
+    pub fn games_text(&self) -> String {
+        if self.complete() {
+            format!("{} games", self.stats.games())
+        } else {
+            format!(
+                "{} of {} games (INCOMPLETE: short games finish first, figures biased)",
+                self.stats.games(),
+                self.expected
+            )
+        }
+    }
+}
+
+/// Computes the balance figures of a run, clustering the games of a pair.
+pub fn balance(run: &RunData) -> Balance {
+    let z = z_for_confidence(0.95);
+    let stats = stats_of(&run.games);
+    let mut pairs: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();
+    for g in &run.games {
+        pairs.entry(g.id / 2).or_default().push(g);
+    }
+    let clusters = |value: &dyn Fn(&GameRecord) -> f64, keep: &dyn Fn(&GameRecord) -> bool| {
+        pairs
+            .values()
+            .filter_map(|games| {
+                let kept: Vec<&&GameRecord> = games.iter().filter(|g| keep(g)).collect();
+                (!kept.is_empty()).then(|| Cluster {
+                    total: kept.iter().map(|g| value(g)).sum(),
+                    size: kept.len() as f64,
+                })
+            })
+            .collect::<Vec<Cluster>>()
+    };
+    let unit = |cs: Vec<Cluster>| -> Estimate {
+        let size: f64 = cs.iter().map(|c| c.size).sum();
+        let value = if size > 0.0 {
+            cs.iter().map(|c| c.total).sum::<f64>() / size
+        } else {
+            0.5
+        };
+        let weighted: Vec<(Cluster, f64)> = cs.into_iter().map(|c| (c, 1.0)).collect();
+        let (low, high) = unit_mean_interval(&weighted, z);
+        Estimate { value, low, high }
+    };
+    let all = |_: &GameRecord| true;
+    let white_score = unit(clusters(&|g| white_points(g.result), &all));
+    let white_elo = Estimate {
+        value: elo_from_score(white_score.value),
+        low: elo_from_score(white_score.low),
+        high: elo_from_score(white_score.high),
+    };
+    let draw_rate = unit(clusters(
+        &|g| f64::from(u8::from(g.result == GameResult::Draw)),
+        &all,
+    ));
+    let decisive = stats.white_wins + stats.black_wins;
+    let balance = (decisive > 0).then(|| {
+        let p = unit(clusters(
+            &|g| f64::from(u8::from(g.result == GameResult::WhiteWin)),
+            &|g| g.result != GameResult::Draw,
+        ));
+        let b = |x: f64| 1.0 - (2.0 * x - 1.0).abs();
+        let high = if p.low <= 0.5 && p.high >= 0.5 {
+            1.0
+        } else {
+            b(p.low).max(b(p.high))
+        };
+        Estimate {
+            value: b(p.value),
+            low: b(p.low).min(b(p.high)),
+            high,
+        }
+    });
+    let completion = unit(clusters(&|g| f64::from(u8::from(by_rules(g))), &all));
+    let duration = mean_interval(&clusters(&|g| f64::from(g.plies), &all), z);
+    let (al, ah) = stats.pair_elo_interval(0.95);
+    Balance {
+        stats,
+        expected: expected_games(&run.config),
+        white_score,
+        white_elo,
+        draw_rate,
+        decisive,
+        balance,
+        completion,
+        duration,
+        engine_a_elo: Estimate {
+            value: stats.pair_elo(),
+            low: al,
+            high: ah,
+        },
+    }
+}
+
 /// Every termination reason the toolkit writes, in column order.
 pub const TERMINATIONS: [&str; 8] = [
     "checkmate",
@@ -153,90 +301,117 @@ pub const TERMINATIONS: [&str; 8] = [
     "adjudication",
 ];
 
+/// Columns that say which run a row comes from and how it was played, shared by
+/// `balance.csv` and `length.csv` so two runs of one variant can be told apart.
+const RUN_COLUMNS: [&str; 10] = [
+    "variant",
+    "run",
+    "engine_a",
+    "engine_b",
+    "nodes",
+    "depth",
+    "openings",
+    "max_plies",
+    "seed",
+    "complete",
+];
+
+/// The [`RUN_COLUMNS`] of a run.
+fn run_fields(run: &RunData, b: &Balance) -> Vec<String> {
+    let c = &run.config;
+    vec![
+        c.variant.clone(),
+        run.dir.display().to_string(),
+        c.white.name.clone(),
+        c.black.name.clone(),
+        c.nodes.map_or(String::new(), |n| n.to_string()),
+        c.depth.map_or(String::new(), |d| d.to_string()),
+        c.openings.clone(),
+        c.adjudication.max_plies.to_string(),
+        c.seed.to_string(),
+        b.complete().to_string(),
+    ]
+}
+
 /// Columns of `balance.csv`.
 pub fn balance_header() -> Vec<String> {
-    let mut h: Vec<String> = [
-        "variant",
-        "engine_a",
-        "engine_b",
-        "games",
-        "white_wins",
-        "draws",
-        "black_wins",
-        "white_score",
-        "white_score_low",
-        "white_score_high",
-        "white_elo",
-        "white_elo_low",
-        "white_elo_high",
-        "draw_rate",
-        "draw_rate_low",
-        "draw_rate_high",
-        "decisiveness",
-        "balance",
-        "completion",
-        "duration",
-        "pairs",
-        "penta_ll",
-        "penta_ld",
-        "penta_dd_wl",
-        "penta_wd",
-        "penta_ww",
-        "engine_a_score",
-        "engine_a_elo",
-        "engine_a_elo_low",
-        "engine_a_elo_high",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut h: Vec<String> = RUN_COLUMNS.iter().map(|s| s.to_string()).collect();
+    h.extend(
+        [
+            "games",
+            "games_expected",
+            "white_wins",
+            "draws",
+            "black_wins",
+            "white_score",
+            "white_score_low",
+            "white_score_high",
+            "white_elo",
+            "white_elo_low",
+            "white_elo_high",
+            "draw_rate",
+            "draw_rate_low",
+            "draw_rate_high",
+            "decisiveness",
+            "decisive_games",
+            "balance",
+            "balance_low",
+            "balance_high",
+            "completion",
+            "completion_low",
+            "completion_high",
+            "duration",
+            "duration_low",
+            "duration_high",
+            "pairs",
+            "penta_ll",
+            "penta_ld",
+            "penta_dd_wl",
+            "penta_wd",
+            "penta_ww",
+            "engine_a_score",
+            "engine_a_elo",
+            "engine_a_elo_low",
+            "engine_a_elo_high",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
     h.extend(TERMINATIONS.iter().map(|t| format!("end_{t}")));
     h
 }
 
+/// An estimate's three fields with `decimals` digits (empty when there is none).
+fn estimate_fields(e: Option<Estimate>, decimals: usize) -> [String; 3] {
+    e.map_or_else(Default::default, |e| {
+        [e.value, e.low, e.high].map(|x| fixed(x, decimals))
+    })
+}
+
 /// One `balance.csv` row.
 pub fn balance_row(run: &RunData) -> Vec<String> {
-    let s = stats_of(&run.games);
-    let n = s.games().max(1) as f64;
-    let (sl, sh) = s.score_interval(0.95);
-    let (el, eh) = s.elo_interval(0.95);
-    let (dl, dh) = s.draw_rate_interval(0.95);
-    let (al, ah) = s.pair_elo_interval(0.95);
-    let by_rules = run
-        .games
-        .iter()
-        .filter(|g| g.termination != "max_plies" && g.termination != "adjudication")
-        .count();
-    let duration = run.games.iter().map(|g| g.plies as f64).sum::<f64>() / n;
-    let f = |x: f64| format!("{x:.4}");
-    let mut row = vec![
-        run.config.variant.clone(),
-        run.config.white.name.clone(),
-        run.config.black.name.clone(),
+    let b = balance(run);
+    let s = &b.stats;
+    let mut row = run_fields(run, &b);
+    row.extend([
         s.games().to_string(),
+        b.expected.to_string(),
         s.white_wins.to_string(),
         s.draws.to_string(),
         s.black_wins.to_string(),
-        f(s.white_score()),
-        f(sl),
-        f(sh),
-        format!("{:.1}", s.white_elo()),
-        format!("{el:.1}"),
-        format!("{eh:.1}"),
-        f(s.draw_rate()),
-        f(dl),
-        f(dh),
-        f(1.0 - s.draw_rate()),
-        f(1.0 - (s.white_wins as f64 - s.black_wins as f64).abs() / n),
-        f(by_rules as f64 / n),
-        format!("{duration:.2}"),
-        s.pairs().to_string(),
-    ];
+    ]);
+    row.extend(estimate_fields(Some(b.white_score), 4));
+    row.extend(estimate_fields(Some(b.white_elo), 1));
+    row.extend(estimate_fields(Some(b.draw_rate), 4));
+    row.push(fixed(1.0 - b.draw_rate.value, 4));
+    row.push(b.decisive.to_string());
+    row.extend(estimate_fields(b.balance, 4));
+    row.extend(estimate_fields(Some(b.completion), 4));
+    row.extend(estimate_fields(b.duration, 2));
+    row.push(s.pairs().to_string());
     row.extend(s.penta.iter().map(|c| c.to_string()));
-    row.push(f(s.pair_score()));
-    row.push(format!("{:.1}", s.pair_elo()));
-    row.push(format!("{al:.1}"));
-    row.push(format!("{ah:.1}"));
+    row.push(fixed(s.pair_score(), 4));
+    row.extend(estimate_fields(Some(b.engine_a_elo), 1));
     for t in TERMINATIONS {
         row.push(
             run.games
@@ -253,20 +428,23 @@ pub fn balance_row(run: &RunData) -> Vec<String> {
 pub const LENGTH_BIN: u32 = 20;
 
 /// Columns of `length.csv`.
-pub const LENGTH_HEADER: [&str; 12] = [
-    "variant",
-    "engine_a",
-    "engine_b",
-    "subset",
-    "games",
-    "mean",
-    "median",
-    "q1",
-    "q3",
-    "min",
-    "max",
-    "histogram",
-];
+pub fn length_header() -> Vec<String> {
+    RUN_COLUMNS
+        .iter()
+        .chain(&[
+            "subset",
+            "games",
+            "mean",
+            "median",
+            "q1",
+            "q3",
+            "min",
+            "max",
+            "histogram",
+        ])
+        .map(|s| s.to_string())
+        .collect()
+}
 
 /// `length.csv` rows of a run: all games, then White wins, draws, Black wins.
 pub fn length_rows(run: &RunData) -> Vec<Vec<String>> {
@@ -276,6 +454,7 @@ pub fn length_rows(run: &RunData) -> Vec<Vec<String>> {
         ("draw", Some(GameResult::Draw)),
         ("black_win", Some(GameResult::BlackWin)),
     ];
+    let fields = run_fields(run, &balance(run));
     subsets
         .iter()
         .map(|(name, filter)| {
@@ -290,20 +469,19 @@ pub fn length_rows(run: &RunData) -> Vec<Vec<String>> {
                 .iter()
                 .map(|b| format!("{}:{}", b.start, b.count))
                 .collect();
-            vec![
-                run.config.variant.clone(),
-                run.config.white.name.clone(),
-                run.config.black.name.clone(),
+            let mut row = fields.clone();
+            row.extend([
                 name.to_string(),
                 plies.len().to_string(),
-                format!("{:.2}", l.mean),
-                format!("{:.1}", l.median),
-                format!("{:.1}", l.q1),
-                format!("{:.1}", l.q3),
+                fixed(l.mean, 2),
+                fixed(l.median, 1),
+                fixed(l.q1, 1),
+                fixed(l.q3, 1),
                 l.min.to_string(),
                 l.max.to_string(),
                 hist.join(" "),
-            ]
+            ]);
+            row
         })
         .collect()
 }
@@ -325,7 +503,7 @@ pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
     let lpath = out.join("length.csv");
     let mut l =
         csv::Writer::from_path(&lpath).with_context(|| format!("writing {}", lpath.display()))?;
-    l.write_record(LENGTH_HEADER)?;
+    l.write_record(length_header())?;
     for r in runs {
         for row in length_rows(r) {
             l.write_record(row)?;

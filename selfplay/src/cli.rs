@@ -1,5 +1,14 @@
 //! Command-line parsing (clap) and the subcommands.
 
+/// `println!` for the command's output: a closed standard output (the reader of a pipe
+/// went away, as `| head` does) ends the program quietly with success, as `grep` and `ls`
+/// do, instead of panicking.
+macro_rules! out {
+    ($($t:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($t)*))
+    };
+}
+
 use crate::config::EngineConfig;
 use crate::play::Adjudication;
 use crate::tournament::{self, RunConfig, RunOptions};
@@ -317,8 +326,8 @@ fn play(args: PlayArgs) -> Result<()> {
         let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
         (tournament::start(config, &dir, &opts)?, dir)
     };
-    println!("{}", summary.line());
-    println!("wrote {}", dir.join("games.csv").display());
+    out!("{}", summary.line());
+    out!("wrote {}", dir.join("games.csv").display());
     Ok(())
 }
 
@@ -351,7 +360,7 @@ fn study(
         } else {
             tournament::start(config, &dir, &opts)?
         };
-        println!("{:<16} {}", kind.name(), summary.line());
+        out!("{:<16} {}", kind.name(), summary.line());
         lines.push((kind.name(), summary));
     }
     crate::report::write_summary_csv(&out.join("summary.csv"), &lines)?;
@@ -361,7 +370,7 @@ fn study(
         .collect::<Result<Vec<_>>>()?;
     crate::analysis::write(&runs, &out)?;
     crate::report::write_html(&runs, &out.join("report.html"))?;
-    println!(
+    out!(
         "wrote {}: summary.csv, balance.csv, length.csv, report.html, and games.csv + moves.csv per variant",
         out.display()
     );
@@ -450,11 +459,11 @@ fn sprt(a: SprtArgs) -> Result<()> {
         }
     };
     let s = crate::sprt::run(config, &dir, threads, a.quiet)?;
-    println!(
+    out!(
         "result {}  LLR {:.3} [{:.3}, {:.3}]  games {}  penta {:?}  Elo {:+.1} [{:+.1}, {:+.1}]  nElo {:+.1} [{:+.1}, {:+.1}]",
         s.result, s.llr, s.lower, s.upper, s.games, s.penta, s.elo[0], s.elo[1], s.elo[2], s.nelo[0], s.nelo[1], s.nelo[2]
     );
-    println!(
+    out!(
         "wrote {} and {}",
         dir.join("sprt.csv").display(),
         dir.join("sprt.json").display()
@@ -565,7 +574,7 @@ fn values(a: ValuesArgs) -> Result<()> {
     let path = out.join("piece_values.csv");
     write_csv(&path, &rows)?;
     for r in &rows {
-        println!(
+        out!(
             "{:<22} {:<16} {:<11} {}  ({} games)",
             r.variant,
             r.piece,
@@ -574,7 +583,7 @@ fn values(a: ValuesArgs) -> Result<()> {
             r.games
         );
     }
-    println!("wrote {}", path.display());
+    out!("wrote {}", path.display());
     if let Some(file) = &a.write_values {
         // Imbalance estimates when both were made: they come from controlled games.
         let method = if rows.iter().any(|r| r.method == "imbalance") {
@@ -588,7 +597,7 @@ fn values(a: ValuesArgs) -> Result<()> {
             .cloned()
             .collect();
         write_config(file, &chosen, &kinds, a.force)?;
-        println!("wrote {} ({method} values)", file.display());
+        out!("wrote {} ({method} values)", file.display());
     }
     Ok(())
 }
@@ -652,23 +661,19 @@ pub fn run() -> Result<()> {
                 .collect::<Result<Vec<_>>>()?;
             crate::analysis::write(&runs, &out)?;
             for r in &runs {
-                let s = crate::analysis::stats_of(&r.games);
-                let (lo, hi) = s.score_interval(0.95);
-                let (el, eh) = s.elo_interval(0.95);
-                println!(
-                    "{:<22} {:>6} games  White {:.3} [{:.3}, {:.3}]  Elo {:+.0} [{:+.0}, {:+.0}]  draws {:.1}%",
+                let b = crate::analysis::balance(r);
+                out!(
+                    "{:<22} {}  White {}  Elo {}  draws {}  balance {} of {} decisive",
                     r.config.variant,
-                    s.games(),
-                    s.white_score(),
-                    lo,
-                    hi,
-                    s.white_elo(),
-                    el,
-                    eh,
-                    100.0 * s.draw_rate()
+                    b.games_text(),
+                    b.white_score.show(3),
+                    b.white_elo.show(0),
+                    b.draw_rate.show(3),
+                    b.balance.map_or("n/a".to_string(), |e| e.show(3)),
+                    b.decisive,
                 );
             }
-            println!(
+            out!(
                 "wrote {} and {}",
                 out.join("balance.csv").display(),
                 out.join("length.csv").display()
@@ -681,13 +686,13 @@ pub fn run() -> Result<()> {
                 .map(|d| crate::analysis::load(d))
                 .collect::<Result<Vec<_>>>()?;
             crate::report::write_html(&runs, &out)?;
-            println!("wrote {}", out.display());
+            out!("wrote {}", out.display());
             Ok(())
         }
         Command::Merge { dirs, out } => {
             let summary = tournament::merge(&dirs, &out)?;
-            println!("{}", summary.line());
-            println!("wrote {}", out.join("games.csv").display());
+            out!("{}", summary.line());
+            out!("wrote {}", out.join("games.csv").display());
             Ok(())
         }
         Command::Study {
@@ -744,7 +749,7 @@ pub fn run() -> Result<()> {
                 std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))?;
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&results)?);
+                out!("{}", serde_json::to_string_pretty(&results)?);
             } else {
                 for r in &results {
                     let perft = if r.perft_depth == 0 {
@@ -757,14 +762,14 @@ pub fn run() -> Result<()> {
                             r.perft_nps / 1e6
                         )
                     };
-                    println!(
+                    out!(
                         "{:<22} signature {:>10}  search {:>6.2} M nodes/s{perft}",
                         r.variant,
                         r.nodes,
                         r.nps / 1e6
                     );
                 }
-                println!(
+                out!(
                     "total signature {}",
                     results.iter().map(|r| r.nodes).sum::<u64>()
                 );
@@ -800,7 +805,7 @@ fn variants(json: bool) -> Result<()> {
             "notes": info.notes,
         }));
         if !json {
-            println!(
+            out!(
                 "{:<22} {:<26} {}x{}{} board, {} cells  (rules: {})",
                 info.name,
                 info.title,
@@ -815,12 +820,12 @@ fn variants(json: bool) -> Result<()> {
                 info.rules_file
             );
             for note in info.notes {
-                println!("{:<22} - {note}", "");
+                out!("{:<22} - {note}", "");
             }
         }
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        out!("{}", serde_json::to_string_pretty(&rows)?);
     }
     Ok(())
 }
@@ -840,7 +845,7 @@ fn perft_cmd(name: &str, depth: u32, position: Option<&str>, div: bool, json: bo
             let mut total = 0;
             for (m, n) in divide(&pos, depth) {
                 if !json {
-                    println!("{} {n}", pos.move_text(m));
+                    out!("{} {n}", pos.move_text(m));
                 }
                 total += n;
             }
@@ -851,12 +856,12 @@ fn perft_cmd(name: &str, depth: u32, position: Option<&str>, div: bool, json: bo
         let secs = t.elapsed().as_secs_f64();
         let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
         if json {
-            println!(
+            out!(
                 "{}",
                 serde_json::json!({"variant": name, "depth": depth, "nodes": nodes, "seconds": secs, "nps": nps.round()})
             );
         } else {
-            println!("{name} perft({depth}) = {nodes}  ({secs:.3} s, {:.1} M nodes/s)", nps / 1e6);
+            out!("{name} perft({depth}) = {nodes}  ({secs:.3} s, {:.1} M nodes/s)", nps / 1e6);
         }
     });
     Ok(())
@@ -932,7 +937,7 @@ fn search_cmd(
         let best = r.best.map(|m| pos.move_text(m));
         let nps = if r.seconds > 0.0 { (r.nodes as f64 / r.seconds).round() } else { 0.0 };
         if json {
-            println!(
+            out!(
                 "{}",
                 serde_json::json!({
                     "variant": name, "best": best, "score": r.score, "mate": r.mate_in(),
@@ -944,7 +949,7 @@ fn search_cmd(
                 Some(m) => format!("mate {m}"),
                 None => format!("cp {}", r.score),
             };
-            println!(
+            out!(
                 "bestmove {}  score {score}  depth {}  nodes {}  nps {nps}  pv {}",
                 best.as_deref().unwrap_or("(none)"),
                 r.depth,
@@ -954,4 +959,17 @@ fn search_cmd(
         }
     });
     Ok(())
+}
+
+/// Writes one line to standard output (see [`out!`]).
+pub fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    if let Err(e) = o.write_fmt(args).and_then(|()| o.write_all(b"\n")) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing to standard output: {e}");
+        std::process::exit(1);
+    }
 }

@@ -137,22 +137,25 @@ pub fn histogram_chart(title: &str, bins: &[(u32, u64)], width: u32) -> String {
     s + "</svg>"
 }
 
-/// Piece values from a `piece_values.csv` (variant, piece, method, value, low, high, games).
+/// Piece values from a `piece_values.csv` (variant, piece, method, value, low, high, games,
+/// and from this version on a note); rows come back with eight fields.
 fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
     let mut r =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let rec = rec.with_context(|| format!("{}: line {}", path.display(), i + 2))?;
-        if rec.len() != 7 {
+        if rec.len() != 7 && rec.len() != 8 {
             anyhow::bail!(
-                "{}: line {} has {} fields, expected 7",
+                "{}: line {} has {} fields, expected 8 (a truncated file?)",
                 path.display(),
                 i + 2,
                 rec.len()
             );
         }
-        rows.push(rec.iter().map(String::from).collect());
+        let mut row: Vec<String> = rec.iter().map(String::from).collect();
+        row.resize(8, String::new());
+        rows.push(row);
     }
     Ok(rows)
 }
@@ -164,31 +167,53 @@ fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
 /// # Errors
 /// An unreadable piece-value file or an unwritable output.
 pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
-    use crate::analysis::stats_of;
     let mut html = String::from(
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>variantlab report</title><style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:first-child{text-align:left}.grid{display:flex;flex-wrap:wrap;gap:8px}</style></head><body><h1>variantlab report</h1>",
     );
-    html += &format!("<p>{} tournament folder(s). Intervals are 95%: normal approximation for scores, Wilson for draw rates.</p>", runs.len());
-    html += "<h2>Balance</h2><table><tr><th>variant</th><th>engines</th><th>games</th><th>+</th><th>=</th><th>-</th><th>White score</th><th>White Elo</th><th>draw rate</th><th>mean plies</th></tr>";
+    html += &format!("<p>{} tournament folder(s). Intervals are 95%; the two games of a colour-swapped pair count as one cluster, and small or all-draw samples keep a real width (see docs/statistics.md). Balance is 1 − |W − B| / (W + B) over decisive games.</p>", runs.len());
+    html += "<h2>Balance</h2><table><tr><th>variant</th><th>engines</th><th>settings</th><th>games</th><th>+</th><th>=</th><th>-</th><th>White score</th><th>White Elo</th><th>draw rate</th><th>balance (decisive)</th><th>mean plies</th></tr>";
     let mut score_rows = Vec::new();
     let mut draw_rows = Vec::new();
     for r in runs {
-        let s = stats_of(&r.games);
-        let (sl, sh) = s.score_interval(0.95);
-        let (el, eh) = s.elo_interval(0.95);
-        let (dl, dh) = s.draw_rate_interval(0.95);
-        let mean = r.games.iter().map(|g| g.plies as f64).sum::<f64>() / s.games().max(1) as f64;
+        let b = crate::analysis::balance(r);
+        let s = &b.stats;
         let label = format!(
             "{} ({} v {})",
             r.config.variant, r.config.white.name, r.config.black.name
         );
-        html += &format!(
-            "<tr><td>{}</td><td>{} v {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3} [{:.3}, {:.3}]</td><td>{:+.0} [{:+.0}, {:+.0}]</td><td>{:.1}% [{:.1}, {:.1}]</td><td>{:.1}</td></tr>",
-            esc(&r.config.variant), esc(&r.config.white.name), esc(&r.config.black.name), s.games(), s.white_wins, s.draws, s.black_wins,
-            s.white_score(), sl, sh, s.white_elo(), el, eh, 100.0 * s.draw_rate(), 100.0 * dl, 100.0 * dh, mean
+        let settings = format!(
+            "{}, openings {}, cap {} plies, seed {}",
+            r.config.nodes.map_or_else(
+                || format!("depth {}", r.config.depth.unwrap_or(0)),
+                |n| format!("{n} nodes")
+            ),
+            r.config.openings,
+            r.config.adjudication.max_plies,
+            r.config.seed
         );
-        score_rows.push((label.clone(), s.white_score(), sl, sh));
-        draw_rows.push((label, s.draw_rate(), dl, dh));
+        let games = if b.complete() {
+            s.games().to_string()
+        } else {
+            format!(
+                "<b style=\"color:#b00\">{} of {} (incomplete)</b>",
+                s.games(),
+                b.expected
+            )
+        };
+        html += &format!(
+            "<tr><td>{}</td><td>{} v {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} ({} games)</td><td>{}</td></tr>",
+            esc(&r.config.variant), esc(&r.config.white.name), esc(&r.config.black.name), esc(&settings), games, s.white_wins, s.draws, s.black_wins,
+            b.white_score.show(3), b.white_elo.show(0), b.draw_rate.show(3),
+            b.balance.map_or("n/a".to_string(), |e| e.show(3)), b.decisive,
+            b.duration.map_or_else(|| "n/a".to_string(), |e| e.show(1))
+        );
+        score_rows.push((
+            label.clone(),
+            b.white_score.value,
+            b.white_score.low,
+            b.white_score.high,
+        ));
+        draw_rows.push((label, b.draw_rate.value, b.draw_rate.low, b.draw_rate.high));
     }
     html += "</table><h3>White's score</h3>";
     html += &interval_chart(&score_rows, 0.0, 1.0, Some(0.5), "");
@@ -224,6 +249,7 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
         let mut by_group: std::collections::BTreeMap<(String, String), Vec<IntervalRow>> =
             Default::default();
         for v in &values {
+            // An empty field (no value, no interval) is NaN: no bar is drawn.
             let num = |i: usize| v[i].parse::<f64>().unwrap_or(f64::NAN);
             by_group
                 .entry((v[0].clone(), v[2].clone()))

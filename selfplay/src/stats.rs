@@ -171,15 +171,7 @@ impl Stats {
     /// If `confidence` is not strictly between 0 and 1.
     pub fn score_interval(&self, confidence: f64) -> (f64, f64) {
         let z = z_for_confidence(confidence);
-        let one = |total: f64, w: u64| {
-            (
-                Cluster {
-                    total,
-                    size: 1.0,
-                },
-                w as f64,
-            )
-        };
+        let one = |total: f64, w: u64| (Cluster { total, size: 1.0 }, w as f64);
         unit_mean_interval(
             &[
                 one(1.0, self.white_wins),
@@ -624,12 +616,7 @@ fn closest_with_zero_mean(phat: &[f64; 5], d: &[f64; 5]) -> Option<[f64; 5]> {
     if !(dmax > 0.0 && dmin < 0.0) {
         return None;
     }
-    let f = |l: f64| -> f64 {
-        phat.iter()
-            .zip(d)
-            .map(|(p, d)| p * d / (1.0 + l * d))
-            .sum()
-    };
+    let f = |l: f64| -> f64 { phat.iter().zip(d).map(|(p, d)| p * d / (1.0 + l * d)).sum() };
     let (mut lo, mut hi) = (-1.0 / dmax, -1.0 / dmin);
     loop {
         let mid = 0.5 * (lo + hi);

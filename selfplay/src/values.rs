@@ -55,7 +55,10 @@ impl ValueRow {
     fn ratio(base: ValueRow, a: f64, b: f64, va: f64, vb: f64, cab: f64) -> ValueRow {
         let z = z_for_confidence(0.95);
         let (interval, note) = match fieller_interval(a, b, va, vb, cab, z) {
-            _ if b <= 0.0 => (None, "not estimable: the pawn's estimate is not positive".to_string()),
+            _ if b <= 0.0 => (
+                None,
+                "not estimable: the pawn's estimate is not positive".to_string(),
+            ),
             RatioInterval::Bounded(lo, hi) => (Some((lo, hi)), String::new()),
             RatioInterval::NotEstimable => (
                 None,

@@ -81,9 +81,62 @@ fn stats_and_report_describe_the_games() {
             .sum();
         assert_eq!(ends, 16.0);
     }
+    for row in &bal[1..] {
+        assert_eq!(row[col("complete")], "true");
+        assert_eq!(row[col("games_expected")], "16");
+        assert_eq!(row[col("nodes")], "300");
+        assert!(!row[col("run")].is_empty());
+        let n = |c: &str| row[col(c)].parse::<f64>().unwrap();
+        for m in ["completion", "duration", "draw_rate"] {
+            assert!(
+                n(&format!("{m}_low")) <= n(m) && n(m) <= n(&format!("{m}_high")),
+                "{m}: {row:?}"
+            );
+        }
+        assert_eq!(
+            n("decisive_games"),
+            n("white_wins") + n("black_wins"),
+            "balance is over decisive games"
+        );
+    }
     let len = csv_rows(&out.join("length.csv"));
     assert_eq!(len.len(), 1 + 2 * 4);
-    assert_eq!(&len[1][3], "all");
+    let subset = len[0].iter().position(|h| h == "subset").unwrap();
+    assert_eq!(&len[1][subset], "all");
+    assert!(len[0].iter().any(|h| h == "run"));
+
+    // An unfinished run (12 of its 16 games) is flagged in the text, the CSV and the report.
+    let part = tmp("part");
+    std::fs::create_dir_all(&part).unwrap();
+    std::fs::copy(a.join("run.json"), part.join("run.json")).unwrap();
+    let games = std::fs::read_to_string(a.join("games.csv")).unwrap();
+    let kept: Vec<&str> = games.lines().take(13).collect();
+    std::fs::write(part.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let pout = tmp("part-stats");
+    let o = variantlab(&[
+        "stats",
+        part.to_str().unwrap(),
+        "--out",
+        pout.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("12 of 16 games (INCOMPLETE"), "{text}");
+    let pbal = csv_rows(&pout.join("balance.csv"));
+    let pcol = |name: &str| pbal[0].iter().position(|h| h == name).unwrap();
+    assert_eq!(pbal[1][pcol("complete")], "false");
+    assert_eq!(pbal[1][pcol("games")], "12");
+    let phtml = tmp("part-report").with_extension("html");
+    let o = variantlab(&[
+        "report",
+        part.to_str().unwrap(),
+        "--out",
+        phtml.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(std::fs::read_to_string(&phtml)
+        .unwrap()
+        .contains("12 of 16 (incomplete)"));
 
     let html = tmp("report").with_extension("html");
     let o = variantlab(&[
@@ -139,47 +192,79 @@ fn logistic_regression_recovers_known_coefficients() {
 fn values_runs_both_methods_and_writes_a_usable_configuration() {
     let out = tmp("values");
     let cfg = tmp("values-cfg").with_extension("json");
-    let o = variantlab(&[
-        "values",
-        "--variant",
-        "chess",
-        "--pairs",
-        "30",
-        "--games",
-        "160",
-        "--nodes",
-        "300",
-        "--out",
-        out.to_str().unwrap(),
-        "--write-values",
-        cfg.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let args = |extra: &[&str]| -> Vec<String> {
+        [
+            "values",
+            "--variant",
+            "chess",
+            "--method",
+            "both",
+            "--pairs",
+            "30",
+            "--games",
+            "160",
+            "--nodes",
+            "300",
+            "--out",
+            out.to_str().unwrap(),
+            "--write-values",
+            cfg.to_str().unwrap(),
+            "--quiet",
+        ]
+        .iter()
+        .chain(extra)
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let run = |a: &[String]| variantlab(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    // 30 pairs cannot pin the pawn's odds down: the estimates are written to the CSV, but
+    // not as engine values without --force.
+    let o = run(&args(&[]));
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("not bounded above zero") && e.contains("--force"),
+        "{e}"
+    );
+    assert!(!cfg.exists());
     let rows = csv_rows(&out.join("piece_values.csv"));
     assert_eq!(
         rows[0],
-        ["variant", "piece", "method", "value", "low", "high", "games"]
+        ["variant", "piece", "method", "value", "low", "high", "games", "note"]
     );
     let imb: Vec<&Vec<String>> = rows.iter().filter(|r| r[2] == "imbalance").collect();
     assert_eq!(
         imb.iter().map(|r| r[1].as_str()).collect::<Vec<_>>(),
-        ["pawn", "knight", "bishop", "rook", "queen"]
+        ["pawn", "knight", "bishop", "rook", "queen", "king"]
     );
     assert_eq!(imb[0][3], "1.000", "the pawn calibrates the scale");
+    assert_eq!(
+        (imb[0][4].as_str(), imb[0][5].as_str()),
+        ("", ""),
+        "no interval on the unit"
+    );
+    assert!(imb[5][7].starts_with("left out"), "{:?}", imb[5]);
     assert!(rows.iter().any(|r| r[2] == "regression"));
     for r in &rows[1..] {
+        if r[4].is_empty() {
+            assert!(!r[7].is_empty(), "a missing interval says why: {r:?}");
+            continue;
+        }
         let (v, lo, hi): (f64, f64, f64) = (
             r[3].parse().unwrap(),
             r[4].parse().unwrap(),
             r[5].parse().unwrap(),
         );
         assert!(lo <= v && v <= hi, "{r:?}");
+        assert!(!r[4].starts_with("-0") && !r[5].starts_with("-0"), "{r:?}");
     }
-    // The written values feed straight back into a tournament.
+    // The same settings resume the recorded games; --force writes the values.
+    let o = run(&args(&["--force"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
     assert_eq!(json["values"]["pawn"], 100);
+    // The written values feed straight back into a tournament.
     let o = variantlab(&[
         "play",
         "--variant",
@@ -195,6 +280,39 @@ fn values_runs_both_methods_and_writes_a_usable_configuration() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // The recorded chess games are not reused for another variant or other settings...
+    let selfplay = out.join("selfplay");
+    let o = variantlab(&[
+        "values",
+        "--variant",
+        "dream-chess-46",
+        "--games",
+        "160",
+        "--nodes",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("other settings"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // ... nor read as another variant's through --from.
+    let o = variantlab(&[
+        "values",
+        "--variant",
+        "gateway",
+        "--from",
+        selfplay.to_str().unwrap(),
+        "--out",
+        tmp("from").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not of gateway"));
 
     let o = variantlab(&[
         "values",

@@ -189,3 +189,28 @@ fn search_rejects_bad_limits_and_values() {
     ]);
     assert!(o.status.success());
 }
+
+/// A closed standard output (`variantlab perft --divide | head -1`) ends the program quietly
+/// with success, not with a "Broken pipe" panic. The pipe is closed before the program has
+/// printed anything (its perft takes far longer than the close), so its first write fails.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::process::Stdio;
+    for args in [
+        &["perft", "--variant", "chess", "--depth", "4", "--divide"][..],
+        &["perft", "--variant", "dream-chess-46", "--depth", "4"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
+        assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
+    }
+}

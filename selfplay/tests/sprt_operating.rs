@@ -60,7 +60,10 @@ fn rates(sprt: &Sprt, elo: f64, draws: f64, runs: u32, seed: u64) -> (f64, f64) 
             SprtStatus::Continue => {}
         }
     }
-    (f64::from(h1) / f64::from(runs), f64::from(h0) / f64::from(runs))
+    (
+        f64::from(h1) / f64::from(runs),
+        f64::from(h0) / f64::from(runs),
+    )
 }
 
 const RUNS: u32 = 200;
