@@ -42,7 +42,7 @@ enum Command {
         #[arg(long)]
         variant: String,
         /// Depth in plies (1 to 20).
-        #[arg(long)]
+        #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: u32,
         /// Position in the variant's text format (default: the start position).
         #[arg(long)]
@@ -63,13 +63,13 @@ enum Command {
         #[arg(long)]
         position: Option<String>,
         /// Node budget (reproducible).
-        #[arg(long, group = "limit")]
+        #[arg(long, group = "limit", value_parser = at_least(1), allow_negative_numbers = true)]
         nodes: Option<u64>,
         /// Fixed depth in plies (1 to 100).
-        #[arg(long, group = "limit")]
+        #[arg(long, group = "limit", value_parser = within(1, 100), allow_negative_numbers = true)]
         depth: Option<u32>,
         /// Time per move in milliseconds (not reproducible).
-        #[arg(long, group = "limit")]
+        #[arg(long, group = "limit", value_parser = at_least(1), allow_negative_numbers = true)]
         movetime: Option<u64>,
         /// Transposition table size in MiB (0 disables it).
         #[arg(long, default_value_t = 16)]
@@ -125,10 +125,10 @@ enum Command {
     /// The default job: a small balance study of every variant, with a summary.
     Study {
         /// Games per variant.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 20, value_parser = at_least(1), allow_negative_numbers = true)]
         games: u64,
         /// Nodes per move.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 1000, value_parser = at_least(1), allow_negative_numbers = true)]
         nodes: u64,
         /// Worker threads (default: all cores).
         #[arg(long)]
@@ -167,7 +167,7 @@ enum Command {
     /// Run perft on the start position of every variant.
     PerftAll {
         /// Depth for every variant.
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 4, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: u32,
     },
 }
@@ -179,13 +179,13 @@ pub struct PlayArgs {
     #[arg(long, required_unless_present = "resume")]
     variant: Option<String>,
     /// Number of games (pairs of two, colours swapped).
-    #[arg(long, required_unless_present = "resume")]
+    #[arg(long, required_unless_present = "resume", value_parser = at_least(1), allow_negative_numbers = true)]
     games: Option<u64>,
     /// Nodes per move (the reproducible default: 1000).
-    #[arg(long, conflicts_with = "depth")]
+    #[arg(long, conflicts_with = "depth", value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: Option<u64>,
     /// Depth per move instead of nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = within(1, 100), allow_negative_numbers = true)]
     depth: Option<u32>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
@@ -227,6 +227,38 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+/// A value parser for counts (`--nodes`, `--games` ...): a whole number of at least `min`,
+/// with a message that says so for `0` or `-5` alike.
+fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        let v: i128 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not a whole number"))?;
+        if v < i128::from(min) {
+            return Err(format!("must be at least {min}, got {v}"));
+        }
+        u64::try_from(v).map_err(|_| format!("{v} is too large"))
+    }
+}
+
+/// A value parser for a whole number from `lo` to `hi` (depths).
+fn within(
+    lo: u32,
+    hi: u32,
+) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        let v: i128 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not a whole number"))?;
+        if v < i128::from(lo) || v > i128::from(hi) {
+            return Err(format!("must be {lo} to {hi}, got {v}"));
+        }
+        Ok(v as u32)
+    }
 }
 
 fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
@@ -283,6 +315,10 @@ fn play(args: PlayArgs) -> Result<()> {
                 if n == 0 || i == 0 || i > n {
                     bail!("--shard {s:?}: need 1 <= I <= N");
                 }
+                let pairs = games.div_ceil(2);
+                if i > pairs {
+                    bail!("--shard {s:?}: {games} games make {pairs} pairs, so slice {i} of {n} would play nothing; use at most {pairs} shards");
+                }
                 Some((i, n))
             }
         };
@@ -291,11 +327,21 @@ fn play(args: PlayArgs) -> Result<()> {
             .as_deref()
             .map(|t| numbers::<2>("--adjudicate-resign", t))
             .transpose()?;
+        if let Some([cp, moves]) = resign {
+            if cp < 1 || moves < 1 {
+                bail!("--adjudicate-resign {cp}:{moves}: the score margin and the move count must both be at least 1");
+            }
+        }
         let draw = args
             .adjudicate_draw
             .as_deref()
             .map(|t| numbers::<3>("--adjudicate-draw", t))
             .transpose()?;
+        if let Some([_, moves, _]) = draw {
+            if moves < 1 {
+                bail!("--adjudicate-draw: the number of plies must be at least 1");
+            }
+        }
         let config = RunConfig {
             variant: name.clone(),
             games,
@@ -405,10 +451,10 @@ pub struct SprtArgs {
     #[arg(long, default_value = "logistic")]
     model: String,
     /// Nodes per move unless a configuration sets its own.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     /// Give up undecided after this many games.
-    #[arg(long, default_value_t = 20000)]
+    #[arg(long, default_value_t = 20000, value_parser = at_least(2), allow_negative_numbers = true)]
     max_games: u64,
     /// Worker threads (default: all cores).
     #[arg(long)]
@@ -483,16 +529,16 @@ pub struct ValuesArgs {
     #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "both"])]
     method: String,
     /// Imbalance: game pairs per piece kind.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = at_least(1), allow_negative_numbers = true)]
     pairs: u64,
     /// Regression: self-play games to record when no --from folders are given.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 400, value_parser = at_least(2), allow_negative_numbers = true)]
     games: u64,
     /// Regression: tournament folders played with --record-moves.
     #[arg(long, num_args = 1..)]
     from: Vec<PathBuf>,
     /// Nodes per move.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     /// Worker threads (default: all cores).
     #[arg(long)]
@@ -887,8 +933,11 @@ pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<i32
                 n + 1
             );
         };
-        let Some(i) = kinds.iter().position(|k| k.0 == name.trim()) else {
-            let known: Vec<&str> = kinds.iter().map(|k| k.0).collect();
+        let Some(i) = crate::config::piece_index(kinds, name) else {
+            let known: Vec<String> = kinds
+                .iter()
+                .map(|k| crate::config::piece_key(k.0))
+                .collect();
             bail!(
                 "piece values, entry {}: unknown piece {:?}; known: {}",
                 n + 1,
@@ -917,6 +966,7 @@ fn search_cmd(
     json: bool,
 ) -> Result<()> {
     let kind = variant(name)?;
+    crate::config::check_hash(config.hash_mib).context("--hash")?;
     with_variant!(kind, G => {
         let pos = match position {
             Some(text) => G::from_text(text).with_context(|| format!("reading --position for {name}"))?,

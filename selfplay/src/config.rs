@@ -73,6 +73,32 @@ impl EngineConfig {
         }
     }
 
+    /// Checks everything about the configuration before a run starts: the limits are
+    /// meaningful (at least one node, a depth of 1 to 100), the hash table can be had,
+    /// and every piece value names a piece of the variant.
+    ///
+    /// # Errors
+    /// The first problem, naming the configuration and the field.
+    pub fn validate(&self, kinds: &[(&'static str, i32)]) -> Result<()> {
+        if self.nodes == Some(0) {
+            bail!(
+                "configuration {:?}: \"nodes\" must be at least 1",
+                self.name
+            );
+        }
+        if let Some(d) = self.depth {
+            if !(1..=MAX_DEPTH).contains(&d) {
+                bail!(
+                    "configuration {:?}: \"depth\" must be 1 to {MAX_DEPTH}, got {d}",
+                    self.name
+                );
+            }
+        }
+        check_hash(self.hash_mib.unwrap_or(2))
+            .with_context(|| format!("configuration {:?}: \"hash_mib\"", self.name))?;
+        self.search_config(kinds, 0).map(|_| ())
+    }
+
     /// The search configuration for a variant whose material kinds are `kinds`.
     ///
     /// # Errors
@@ -80,8 +106,8 @@ impl EngineConfig {
     pub fn search_config(&self, kinds: &[(&'static str, i32)], seed: u64) -> Result<SearchConfig> {
         let mut values: Vec<i32> = kinds.iter().map(|k| k.1).collect();
         for (name, &v) in &self.values {
-            let Some(i) = kinds.iter().position(|k| k.0 == name) else {
-                let known: Vec<&str> = kinds.iter().map(|k| k.0).collect();
+            let Some(i) = piece_index(kinds, name) else {
+                let known: Vec<String> = kinds.iter().map(|k| piece_key(k.0)).collect();
                 bail!(
                     "configuration {:?}: unknown piece {name:?}; known: {}",
                     self.name,
@@ -98,4 +124,35 @@ impl EngineConfig {
             seed,
         })
     }
+}
+
+/// The deepest fixed depth a command or configuration may ask for.
+pub const MAX_DEPTH: u32 = 100;
+
+/// Whether a transposition table of `mib` MiB can be had (bounded, and the memory there).
+///
+/// # Errors
+/// Too large, or not enough memory.
+pub fn check_hash(mib: usize) -> Result<()> {
+    variantlab_engine::search::tt::TranspositionTable::try_new(mib)
+        .map(drop)
+        .map_err(anyhow::Error::msg)
+}
+
+/// A piece's name as written in CSV columns and accepted everywhere: lower case, words
+/// joined by `_` (`quantum king` -> `quantum_king`).
+pub fn piece_key(name: &str) -> String {
+    name.trim()
+        .to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == '_' || c == '-')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// The index of the material kind called `name`, case-insensitively and with spaces,
+/// `_` or `-` between words alike.
+pub fn piece_index(kinds: &[(&'static str, i32)], name: &str) -> Option<usize> {
+    let key = piece_key(name);
+    kinds.iter().position(|k| piece_key(k.0) == key)
 }

@@ -177,8 +177,8 @@ pub fn run(
             with_variant!(kind, G => {
                 Openings::parse::<G>(&c.openings)?;
                 let kinds = G::start().material_kinds();
-                c.base.search_config(&kinds, 0)?;
-                c.test.search_config(&kinds, 0)?;
+                c.base.validate(&kinds)?;
+                c.test.validate(&kinds)?;
             });
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output folder {}", dir.display()))?;

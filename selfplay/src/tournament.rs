@@ -152,7 +152,7 @@ pub fn games_header(kinds: &[(&'static str, i32)]) -> Vec<String> {
     .collect();
     for side in ["white", "black"] {
         for (k, _) in kinds {
-            h.push(format!("{side}_{k}"));
+            h.push(format!("{side}_{}", crate::config::piece_key(k)));
         }
     }
     h.push("wall_ms".into());
@@ -256,8 +256,8 @@ fn validate(config: &RunConfig) -> Result<()> {
     with_variant!(kind, G => {
         Openings::parse::<G>(&config.openings)?;
         let kinds = G::start().material_kinds();
-        config.white.search_config(&kinds, 0)?;
-        config.black.search_config(&kinds, 0)?;
+        config.white.validate(&kinds)?;
+        config.black.validate(&kinds)?;
     });
     Ok(())
 }

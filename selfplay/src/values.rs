@@ -258,7 +258,7 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     let (pe, pse, _) = elos[&pawn];
     let base = |k: usize, games: u64| ValueRow {
         variant: variant.clone(),
-        piece: kinds[k].0.to_string(),
+        piece: crate::config::piece_key(kinds[k].0),
         method: "imbalance".into(),
         value: None,
         interval: None,
@@ -527,7 +527,7 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
     let bp = beta[pi];
     let base = |k: usize| ValueRow {
         variant: variant.clone(),
-        piece: kinds[k].0.to_string(),
+        piece: crate::config::piece_key(kinds[k].0),
         method: "regression".into(),
         value: None,
         interval: None,

@@ -85,7 +85,11 @@ fn bad_input_gets_clear_errors() {
 
     let o = variantlab(&["perft", "--variant", "chess", "--depth", "0"]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("--depth must be between 1 and 20"));
+    assert!(
+        stderr(&o).contains("must be 1 to 20, got 0"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = variantlab(&["perft", "--variant", "chess", "--depth", "two"]);
     assert!(!o.status.success());
@@ -213,4 +217,101 @@ fn a_closed_pipe_ends_quietly() {
         assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
         assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
     }
+}
+
+/// Meaningless settings are refused before any work, with a message naming the setting.
+#[test]
+fn meaningless_settings_are_refused() {
+    let dir = std::env::temp_dir().join(format!("variantlab-cli-{}-bad", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let zero_nodes =
+        std::env::temp_dir().join(format!("variantlab-cli-{}-zero.json", std::process::id()));
+    std::fs::write(&zero_nodes, r#"{"name": "zero", "nodes": 0}"#).unwrap();
+    let huge_hash =
+        std::env::temp_dir().join(format!("variantlab-cli-{}-hash.json", std::process::id()));
+    std::fs::write(&huge_hash, r#"{"name": "huge", "hash_mib": 100000000}"#).unwrap();
+    let play = |extra: &[&str]| {
+        let mut a = vec![
+            "play",
+            "--variant",
+            "chess",
+            "--games",
+            "4",
+            "--out",
+            out,
+            "--quiet",
+        ];
+        a.extend_from_slice(extra);
+        variantlab(&a)
+    };
+    let cases: Vec<(Output, &str)> = vec![
+        (play(&["--nodes", "0"]), "must be at least 1, got 0"),
+        (play(&["--depth", "0"]), "must be 1 to 100, got 0"),
+        (play(&["--nodes", "-5"]), "must be at least 1, got -5"),
+        (
+            play(&["--white", zero_nodes.to_str().unwrap()]),
+            "\"nodes\" must be at least 1",
+        ),
+        (
+            play(&["--white", huge_hash.to_str().unwrap()]),
+            "at most 65536 MiB",
+        ),
+        (play(&["--shard", "3/4"]), "would play nothing"),
+        (
+            play(&["--adjudicate-resign", "0:0"]),
+            "must both be at least 1",
+        ),
+        (
+            variantlab(&["study", "--games", "0", "--out", out]),
+            "must be at least 1, got 0",
+        ),
+        (
+            variantlab(&[
+                "sprt",
+                "--variant",
+                "chess",
+                "--test",
+                "default",
+                "--max-games",
+                "0",
+                "--out",
+                out,
+            ]),
+            "must be at least 2, got 0",
+        ),
+        (
+            variantlab(&[
+                "search",
+                "--variant",
+                "chess",
+                "--depth",
+                "2",
+                "--hash",
+                "100000000",
+            ]),
+            "at most 65536 MiB",
+        ),
+    ];
+    for (o, want) in cases {
+        assert!(!o.status.success(), "accepted; wanted {want:?}");
+        let e = stderr(&o);
+        assert!(e.contains(want), "wanted {want:?} in {e}");
+        assert!(!e.contains("panicked"), "{e}");
+    }
+    assert!(!dir.exists(), "nothing written before the check");
+}
+
+/// Piece names are read whatever their case and word separator.
+#[test]
+fn piece_names_are_case_insensitive() {
+    let o = variantlab(&[
+        "search",
+        "--variant",
+        "gateway",
+        "--depth",
+        "1",
+        "--values",
+        "Quantum_King=0,ROOK=480",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }

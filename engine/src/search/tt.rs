@@ -55,6 +55,9 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+/// The largest transposition table one searcher may ask for, in MiB (64 GiB).
+pub const MAX_HASH_MIB: usize = 64 * 1024;
+
 /// A transposition table sized in MiB.
 #[derive(Clone, Debug)]
 pub struct TranspositionTable {
@@ -64,12 +67,35 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mib` MiB; 0 disables it (every probe misses).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; [`TranspositionTable::try_new`] says so instead, and
+    /// the command line checks sizes with it before any search starts.
     pub fn new(mib: usize) -> TranspositionTable {
-        let n = mib * 1024 * 1024 / std::mem::size_of::<Cluster>();
-        TranspositionTable {
-            clusters: vec![Cluster::default(); n],
-            generation: 0,
+        Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` MiB, or a message saying why it cannot be had (above
+    /// [`MAX_HASH_MIB`], or the allocation failed).
+    ///
+    /// # Errors
+    /// The size is out of range or the memory is not available.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        if mib > MAX_HASH_MIB {
+            return Err(format!(
+                "hash table of {mib} MiB: at most {MAX_HASH_MIB} MiB is supported"
+            ));
         }
+        let n = mib * 1024 * 1024 / std::mem::size_of::<Cluster>();
+        let mut clusters = Vec::new();
+        clusters
+            .try_reserve_exact(n)
+            .map_err(|_| format!("hash table of {mib} MiB: not enough memory"))?;
+        clusters.resize(n, Cluster::default());
+        Ok(TranspositionTable {
+            clusters,
+            generation: 0,
+        })
     }
 
     /// Forgets everything (between games).
