@@ -6,6 +6,11 @@
 //! [`FenStyle::Chess`] the castling and en passant fields; then optionally the halfmove clock
 //! and move number (defaults 0 and 1). [`Position::to_text`] writes every field, so
 //! `parse(write(p)) == p` and `write(parse(s)) == s` for written strings.
+//!
+//! The one part of the format without an order is the castling field: it is a set of rights,
+//! so its letters are read in any order (`qkQK` reads as `KQkq`; a repeated letter is an
+//! error) and written in the variant's castling order (`KQkq` in chess, as FIDE FEN writes
+//! it). The board is positional and the other fields are single values.
 
 use crate::bitboard::Bitboard;
 use crate::error::PositionError;
@@ -14,7 +19,7 @@ use crate::rules::FenStyle;
 use crate::{Color, Piece, Square};
 
 impl<V: Variant> Position<V> {
-    /// Reads a position.
+    /// Reads a position; the castling letters may come in any order (see the module doc).
     ///
     /// # Errors
     /// [`PositionError::Syntax`] with the field and column of the first problem, or

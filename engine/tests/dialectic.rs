@@ -309,7 +309,7 @@ fn malformed_texts() {
         "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 X12A21",
         "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21 V",
         "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21 V1221",
-        "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21 V0211,0111",
+        "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21 V0211,0211",
         "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21 V02ß1",
         "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHN w KQkq - 0 1 T12A21",
         "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBH w KQkq - 0 1 T12A21",

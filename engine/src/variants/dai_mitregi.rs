@@ -15,9 +15,11 @@
 //!
 //! Position text: ranks 16 to 1 separated by `/`, files a to p, digits for runs of empty cells
 //! (one or two digits), `+X` for a promoted X; then the side to move (`w` or `b`); then the
-//! hands, `-` when both are empty, otherwise `[..]` with White's pieces in upper case first and
-//! Black's in lower case, each in the order of [`ROLES`], one letter per piece, e.g.
-//! `[BHZEbn]`.
+//! hands, `-` when both are empty, otherwise `[..]`, one letter per piece, upper case White's
+//! and lower case Black's, e.g. `[BHZEbn]`. The hands are multisets, so the letters are read in
+//! any order, the colours mixed (`[ZHBEbn]`, `[nbZHBE]`); they are written in one canonical
+//! order, White's first, then Black's, each in the order of [`ROLES`]. Nothing else in the
+//! text is unordered: the board is positional and the side a single letter.
 //!
 //! Move text: `from` and `to` cell names (`e4e5`), `+` appended for a promotion (`d13c15+`),
 //! drops as the upper-case letter, `*` and the cell (`N*e5`), for either side.
@@ -653,7 +655,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         attacked(self.form(), tables(), &self.board, sq, by)
     }
 
-    /// Reads the position text (see the module documentation).
+    /// Reads the position text (see the module documentation; the hands in any order).
     ///
     /// # Errors
     /// A located syntax error, or a setup error (no or two royal pieces per side, an

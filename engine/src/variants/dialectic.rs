@@ -20,11 +20,17 @@
 //! Orthochess FEN (six fields, `H/h` Philosopher, `G/g` Great Philosopher), then a seventh
 //! field `TxyAxy` with the token cells, then an optional eighth field `V` followed by
 //! comma-separated four-digit states `TxTyAxAy`: the visited states other than the current
-//! one (absent: only the current state). Written in ascending state order, so texts
-//! round-trip exactly. The en passant field is kept (and hashed) only when a pawn of the side
-//! to move stands beside the pawn that passed, a cheap stand-in for "an en passant capture is
-//! possible" (Game end 4); a field without such a pawn reads as `-`. Start:
+//! one (absent: only the current state). The en passant field is kept (and hashed) only when
+//! a pawn of the side to move stands beside the pawn that passed, a cheap stand-in for "an en
+//! passant capture is possible" (Game end 4); a field without such a pawn reads as `-`. Start:
 //! `rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21`.
+//!
+//! What the format leaves unordered is read in any order and written in one canonical order,
+//! so a written text round-trips exactly: the castling letters (a set; written `KQkq` order,
+//! a repeated letter is an error), the two labelled tokens (`AxyTxy` reads as `TxyAxy`;
+//! written Thesis first, and each label must occur once), and the visited states (a set;
+//! written in ascending internal state number `9 * (Tx + 3 Ty) + (Ax + 3 Ay)`, a repeated
+//! state or the current one is an error).
 //!
 //! # Move notation
 //! Board moves in coordinates: `e2e4`, `b7b8q` (promotion letters `q r b h`), castling as the
@@ -687,7 +693,8 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
         }
     }
 
-    /// Reads a position text (see the module doc).
+    /// Reads a position text (see the module doc): the castling letters, the two tokens and
+    /// the visited states in any order.
     ///
     /// # Errors
     /// A located syntax error or an impossible position.
@@ -818,11 +825,12 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                         ))
                     }
                 };
-                if p.castling & bit != 0 || bit < p.castling {
+                // Any order is read (the rights are a set); only a repeated letter errs.
+                if p.castling & bit != 0 {
                     return Err(PositionError::syntax(
                         "castling",
                         col(2, i),
-                        "repeated or out of order",
+                        format!("castling right {ch:?} repeated"),
                     ));
                 }
                 p.castling |= bit;
@@ -881,18 +889,21 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                 None
             }
         };
+        // The two tokens are labelled, so either may come first: `TxyAxy` or `AxyTxy`.
         let tk = fields[6].1.as_bytes();
-        match (tk.len(), tk.first(), tk.get(3)) {
-            (6, Some(b'T'), Some(b'A')) => {}
+        let (t_at, a_at) = match (tk.len(), tk.first(), tk.get(3)) {
+            (6, Some(b'T'), Some(b'A')) => (1, 4),
+            (6, Some(b'A'), Some(b'T')) => (4, 1),
             _ => {
                 return Err(PositionError::syntax(
                     "tokens",
                     col(6, 0),
-                    "expected TxyAxy",
+                    "expected TxyAxy (or AxyTxy)",
                 ))
             }
-        }
-        let (Some(th), Some(an)) = (cell(tk[1], tk[2]), cell(tk[4], tk[5])) else {
+        };
+        let (Some(th), Some(an)) = (cell(tk[t_at], tk[t_at + 1]), cell(tk[a_at], tk[a_at + 1]))
+        else {
             return Err(PositionError::syntax(
                 "tokens",
                 col(6, 1),
@@ -916,7 +927,6 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                     "expected V then TxTyAxAy,...",
                 ));
             }
-            let mut last = None;
             for (k, chunk) in b[1..].split(|&c| c == b',').enumerate() {
                 let off = 1 + 5 * k;
                 let st = match chunk {
@@ -934,14 +944,14 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                         ))
                     }
                 };
-                if st == p.state() || last.is_some_and(|l| l >= st) {
+                // The format sets no order: any order is read, one canonical order written.
+                if st == p.state() || p.visited & (1u128 << st) != 0 {
                     return Err(PositionError::syntax(
                         "visited",
                         col(7, off),
-                        "states must be ascending, distinct and not the current one",
+                        "states must be distinct and not the current one",
                     ));
                 }
-                last = Some(st);
                 p.visited |= 1u128 << st;
             }
         }

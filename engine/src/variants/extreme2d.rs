@@ -61,6 +61,13 @@
 //! [`Extreme2d::from_text`](crate::Game::from_text) also accepts the piece-list form of the
 //! rules file's test positions: `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.`
 //!
+//! Order: a stack is a set of discs (one ownership disc, counts of each power colour), and
+//! the rules give the order of the discs beneath the ownership disc no meaning (a stack's
+//! moves are the union of its discs' powers), so the discs inside `[...]` or `(...)` are read
+//! in any order and written in the canonical one above. In the piece-list form the three
+//! sentences (`White:`, `Black:`, the side to move) and the stacks of a list are read in any
+//! order too. The board itself is positional.
+//!
 //! Impossible positions are refused with [`PositionError::Setup`]: a stack without or with two
 //! ownership discs (`[Kp]`, a King stack holding a Pawn disc), three discs of one colour, two
 //! Kings or two Heirs of one side, an Heir without its King, more than 22 plain discs of a side
@@ -917,7 +924,8 @@ impl Extreme2d {
     }
 
     /// Reads the rules file's piece-list form:
-    /// `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.`
+    /// `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.` The sentences, the stacks of a
+    /// list and the discs in parentheses may come in any order.
     fn parse_list(text: &str) -> Result<Extreme2d, PositionError> {
         let mut cells = [0u16; N];
         let mut turn = None;
@@ -1146,7 +1154,9 @@ impl Game for Extreme2d {
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
         let t = text.trim_start();
-        if t.starts_with("White:") || t.starts_with("Black:") {
+        // The piece-list form's sentences come in any order, the side to move's included.
+        let list_starts = ["White:", "Black:", "White to move", "Black to move"];
+        if list_starts.iter().any(|s| t.starts_with(s)) {
             Self::parse_list(text)
         } else {
             Self::parse_compact(text)

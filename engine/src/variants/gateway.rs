@@ -76,7 +76,10 @@
 //!
 //! The start position is [`START`]. [`Gateway::from_text`](crate::Game::from_text) also reads
 //! the rules file's piece-list form, `W: Kx1, Bwa4. B: Ezb10. White to move.` (`K` + level +
-//! rank for a Quantum King). Output is always the compact form, and it round-trips exactly.
+//! rank for a Quantum King). Its three sentences are labelled, so they are read in any order
+//! (`B: Ezb10. W: Kx1. White to move.` too; the full stop may be left out after the last one),
+//! each exactly once, and so are the pieces of a list; the compact form is positional and has
+//! nothing unordered. Output is always the compact form, and it round-trips exactly.
 //! Impossible positions are refused with [`PositionError::Setup`]: a side without exactly one
 //! royal (one QK row or one Emperor), `K` cells that do not fill exactly one row, a Pawn on its
 //! own promotion rank, more than 10 Pawns or 46 non-royal pieces on a side, or the side not to
@@ -984,8 +987,9 @@ impl Gateway {
         p.finish()
     }
 
-    /// Parses the rules file's piece-list form. Parenthesised remarks, as in "W: Kx1 (no other
-    /// White piece).", are ignored.
+    /// Parses the rules file's piece-list form: the `W:` list, the `B:` list and the side to
+    /// move in any order, each exactly once, and the pieces of a list in any order.
+    /// Parenthesised remarks, as in "W: Kx1 (no other White piece).", are ignored.
     fn parse_list(text: &str) -> Result<Gateway, PositionError> {
         // Blank out remarks byte for byte, so that columns stay those of the input.
         let mut depth = 0usize;
@@ -1012,68 +1016,107 @@ impl Gateway {
                 *pos += 1;
             }
         };
-        for (c, header) in [(Color::White, "W:"), (Color::Black, "B:")] {
+        // The three sentences (White's list, Black's list, the side to move) are labelled, so
+        // they are read in any order; each must occur exactly once.
+        let mut listed = [false; 2];
+        let mut turn = None;
+        loop {
             skip_ws(&mut pos);
-            if !text[pos..].starts_with(header) {
-                return Err(err(pos, format!("expected {header:?}")));
+            if text[pos..].trim().is_empty() {
+                break;
             }
-            pos += header.len();
-            loop {
-                skip_ws(&mut pos);
-                let end = text[pos..].find([',', '.']).map_or(text.len(), |e| pos + e);
-                let item = text[pos..end].trim_end();
-                if item.is_empty() {
-                    return Err(err(pos, "expected a piece".into()));
+            let rest = &text[pos..];
+            let side = [(Color::White, "W:"), (Color::Black, "B:")]
+                .into_iter()
+                .find(|(_, header)| rest.starts_with(header));
+            if let Some((c, header)) = side {
+                if listed[c.index()] {
+                    return Err(err(pos, format!("{header:?} listed twice")));
                 }
-                let letter = item.chars().next().unwrap_or(' ');
-                let rest = &item[letter.len_utf8()..];
-                if letter == 'K' {
-                    let row = rest
-                        .as_bytes()
-                        .first()
-                        .and_then(|&l| l.checked_sub(b'v'))
-                        .filter(|&l| (l as usize) < LEVELS)
-                        .and_then(|l| parse_rank(&rest[1..]).map(|r| l as usize * RANKS + r))
-                        .filter(|&row| tables().rows[row].any())
-                        .ok_or_else(|| err(pos + 1, format!("bad Quantum King row {rest:?}")))?;
-                    if p.has_quantum_king(c) {
-                        return Err(err(pos, "two Quantum Kings".into()));
+                listed[c.index()] = true;
+                pos += header.len();
+                loop {
+                    skip_ws(&mut pos);
+                    let end = text[pos..].find([',', '.']).map_or(text.len(), |e| pos + e);
+                    let item = text[pos..end].trim_end();
+                    if item.is_empty() {
+                        return Err(err(pos, "expected a piece".into()));
                     }
-                    p.set_qk(c, row as u8);
-                } else {
-                    let role = role_of_letter(letter)
-                        .filter(|_| letter.is_ascii_uppercase())
-                        .ok_or_else(|| err(pos, format!("unknown piece letter {letter:?}")))?;
-                    let sq = parse_cell(rest)
-                        .filter(|&s| tables().topo.exists(Square(s as u16)))
-                        .ok_or_else(|| err(pos + 1, format!("bad cell {rest:?}")))?;
-                    if p.board[sq] != 0 {
-                        return Err(err(pos + 1, format!("two pieces on {rest}")));
+                    let letter = item.chars().next().unwrap_or(' ');
+                    let rest = &item[letter.len_utf8()..];
+                    if letter == 'K' {
+                        let row = rest
+                            .as_bytes()
+                            .first()
+                            .and_then(|&l| l.checked_sub(b'v'))
+                            .filter(|&l| (l as usize) < LEVELS)
+                            .and_then(|l| parse_rank(&rest[1..]).map(|r| l as usize * RANKS + r))
+                            .filter(|&row| tables().rows[row].any())
+                            .ok_or_else(|| {
+                                err(pos + 1, format!("bad Quantum King row {rest:?}"))
+                            })?;
+                        if p.has_quantum_king(c) {
+                            return Err(err(pos, "two Quantum Kings".into()));
+                        }
+                        p.set_qk(c, row as u8);
+                    } else {
+                        let role = role_of_letter(letter)
+                            .filter(|_| letter.is_ascii_uppercase())
+                            .ok_or_else(|| err(pos, format!("unknown piece letter {letter:?}")))?;
+                        let sq = parse_cell(rest)
+                            .filter(|&s| tables().topo.exists(Square(s as u16)))
+                            .ok_or_else(|| err(pos + 1, format!("bad cell {rest:?}")))?;
+                        if p.board[sq] != 0 {
+                            return Err(err(pos + 1, format!("two pieces on {rest}")));
+                        }
+                        p.put(sq, c, role);
                     }
-                    p.put(sq, c, role);
+                    pos = end;
+                    if pos >= text.len() {
+                        return Err(err(pos, "expected ',' or '.'".into()));
+                    }
+                    pos += 1;
+                    if text.as_bytes()[pos - 1] == b'.' {
+                        break;
+                    }
                 }
-                pos = end;
-                if pos >= text.len() {
-                    return Err(err(pos, "expected ',' or '.'".into()));
-                }
-                pos += 1;
-                if text.as_bytes()[pos - 1] == b'.' {
-                    break;
-                }
+                continue;
             }
-        }
-        skip_ws(&mut pos);
-        let rest = text[pos..].trim_end();
-        p.turn = match rest {
-            "White to move." | "White to move" => Color::White,
-            "Black to move." | "Black to move" => Color::Black,
-            _ => {
+            let to_move = [
+                ("White to move", Color::White),
+                ("Black to move", Color::Black),
+            ]
+            .into_iter()
+            .find(|(sentence, _)| rest.starts_with(sentence));
+            let Some((sentence, c)) = to_move else {
                 return Err(err(
                     pos,
-                    "expected \"White to move.\" or \"Black to move.\"".into(),
-                ))
+                    "expected \"W:\", \"B:\", \"White to move.\" or \"Black to move.\"".into(),
+                ));
+            };
+            if turn.is_some() {
+                return Err(err(pos, "side to move given twice".into()));
             }
-        };
+            turn = Some(c);
+            pos += sentence.len();
+            // The full stop may be left out after the last sentence only.
+            if text[pos..].starts_with('.') {
+                pos += 1;
+            } else if !text[pos..].trim().is_empty() {
+                return Err(err(pos, "expected '.'".into()));
+            }
+        }
+        for (c, header) in [(Color::White, "W:"), (Color::Black, "B:")] {
+            if !listed[c.index()] {
+                return Err(err(text.len(), format!("missing the {header:?} list")));
+            }
+        }
+        p.turn = turn.ok_or_else(|| {
+            err(
+                text.len(),
+                "missing \"White to move.\" or \"Black to move.\"".into(),
+            )
+        })?;
         for c in Color::ALL {
             if p.qk_cells(c) & p.by_color[0] | p.qk_cells(c) & p.by_color[1] != GatewayBb::EMPTY {
                 return Err(PositionError::Setup(format!(
@@ -1147,7 +1190,8 @@ impl Game for Gateway {
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
         let t = text.trim_start();
-        if t.starts_with("W:") {
+        let list_starts = ["W:", "B:", "White to move", "Black to move"];
+        if list_starts.iter().any(|s| t.starts_with(s)) {
             Self::parse_list(text)
         } else {
             Self::parse_compact(text)
