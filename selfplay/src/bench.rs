@@ -116,7 +116,8 @@ pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
     use crate::play::{play_game, Adjudication, Players};
     with_variant!(kind, G => {
         let kinds = G::start().material_kinds();
-        let openings = Openings::RandomPlies(4);
+        let openings = Openings::parse::<G>(crate::config::DEFAULT_OPENINGS)
+            .expect("the default openings parse");
         let t = Instant::now();
         for id in 0..games {
             let seed = crate::tournament::game_seed(7, id);
@@ -125,7 +126,7 @@ pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
             let mut w = Searcher::new(config.search_config(&kinds, seed).unwrap_or_default());
             let mut b = Searcher::new(config.search_config(&kinds, seed ^ 1).unwrap_or_default());
             let limits = Limits::nodes(nodes);
-            play_game(start, Players { white: (&mut w, limits), black: (&mut b, limits) }, Adjudication { max_plies: 300, resign: None, draw: None }, false);
+            play_game(start, Players { white: (&mut w, limits), black: (&mut b, limits) }, Adjudication { max_plies: crate::config::DEFAULT_MAX_PLIES, resign: None, draw: None }, false);
         }
         games as f64 * 60.0 / t.elapsed().as_secs_f64().max(1e-9)
     })

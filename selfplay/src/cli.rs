@@ -123,30 +123,7 @@ enum Command {
     /// Sequential probability ratio test of one configuration against another.
     Sprt(SprtArgs),
     /// The default job: a small balance study of every variant, with a summary.
-    Study {
-        /// Games per variant.
-        #[arg(long, default_value_t = 20, value_parser = at_least(1), allow_negative_numbers = true)]
-        games: u64,
-        /// Nodes per move.
-        #[arg(long, default_value_t = 1000, value_parser = at_least(1), allow_negative_numbers = true)]
-        nodes: u64,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Output folder.
-        #[arg(long, default_value = "out/study")]
-        out: PathBuf,
-        /// Master seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// No progress bars.
-        #[arg(long)]
-        quiet: bool,
-        /// Replace runs already in the output folder that were made with other settings
-        /// (without it the study refuses; a run with the same settings is resumed).
-        #[arg(long)]
-        force: bool,
-    },
+    Study(StudyArgs),
     /// The engine signature (total nodes of a fixed-depth search over fixed positions) and
     /// speed: search nodes per second and perft leaves per second.
     Bench {
@@ -194,7 +171,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// `random-plies:P` or a file of positions, one per line.
-    #[arg(long, default_value = "random-plies:6")]
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Engine A (White in the first game of each pair): `default` or a JSON file.
     #[arg(long, default_value = "default")]
@@ -209,7 +186,7 @@ pub struct PlayArgs {
     #[arg(long)]
     record_moves: bool,
     /// Draw after this many plies (0 = no limit).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_PLIES)]
     max_plies: u32,
     /// Resign adjudication `CP:MOVES`: a side whose score is at most -CP for MOVES of its
     /// moves in a row loses. Off by default.
@@ -222,7 +199,8 @@ pub struct PlayArgs {
     #[arg(long)]
     shard: Option<String>,
     /// Finish the run in this folder.
-    #[arg(long, conflicts_with_all = ["variant", "games", "nodes", "depth", "seed", "white", "black", "out", "shard"])]
+    /// With `--games N`, a finished run is extended to N games.
+    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "seed", "white", "black", "out", "shard"])]
     resume: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
@@ -292,7 +270,10 @@ fn play(args: PlayArgs) -> Result<()> {
         quiet: args.quiet,
     };
     let (summary, dir) = if let Some(dir) = args.resume {
-        (tournament::resume(&dir, &opts)?, dir)
+        match args.games {
+            Some(games) => (tournament::extend(&dir, games, &opts)?, dir),
+            None => (tournament::resume(&dir, &opts)?, dir),
+        }
     } else {
         let name = args.variant.expect("clap requires --variant");
         VariantKind::from_name(&name)?;
@@ -346,7 +327,7 @@ fn play(args: PlayArgs) -> Result<()> {
             variant: name.clone(),
             games,
             nodes: args.nodes.or(if args.depth.is_none() {
-                Some(1000)
+                Some(crate::config::DEFAULT_NODES)
             } else {
                 None
             }),
@@ -362,7 +343,9 @@ fn play(args: PlayArgs) -> Result<()> {
             },
             record_moves: args.record_moves,
             shard,
+            openings_checksum: None,
             engine_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: tournament::git_commit(),
             threads: opts.threads,
             started: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -377,26 +360,30 @@ fn play(args: PlayArgs) -> Result<()> {
     Ok(())
 }
 
-fn study(
-    games: u64,
-    nodes: u64,
-    threads_opt: Option<usize>,
-    out: PathBuf,
-    seed: u64,
-    quiet: bool,
-    force: bool,
-) -> Result<()> {
+fn study(a: StudyArgs) -> Result<()> {
     let opts = RunOptions {
-        threads: threads(threads_opt)?,
-        quiet,
+        threads: threads(a.threads)?,
+        quiet: a.quiet,
     };
+    let kinds: Vec<VariantKind> = if a.variants.is_empty() {
+        VariantKind::ALL.to_vec()
+    } else {
+        a.variants
+            .iter()
+            .map(|v| variant(v.trim()))
+            .collect::<Result<_>>()?
+    };
+    let (games, nodes, out) = (a.games, a.nodes, a.out);
     let mut lines = Vec::new();
-    for kind in VariantKind::ALL {
+    for &kind in &kinds {
         let dir = out.join(kind.name());
-        let config = RunConfig::self_play(kind.name(), games, nodes, seed, opts.threads);
+        let mut config = RunConfig::self_play(kind.name(), games, nodes, a.seed, opts.threads);
+        config.openings = a.openings.clone();
+        config.adjudication.max_plies = a.max_plies;
+        let config = config.with_openings_checksum()?;
         // A run with the same settings is resumed (finished runs cost nothing); one made with
         // other settings is kept unless --force.
-        let resume = tournament::resume_or_replace(&dir, &config, force)?;
+        let resume = tournament::resume_or_replace(&dir, &config, a.force)?;
         eprintln!(
             "{}: {games} games at {nodes} nodes per move ...",
             kind.name()
@@ -410,7 +397,7 @@ fn study(
         lines.push((kind.name(), summary));
     }
     crate::report::write_summary_csv(&out.join("summary.csv"), &lines)?;
-    let runs = VariantKind::ALL
+    let runs = kinds
         .iter()
         .map(|k| crate::analysis::load(&out.join(k.name())))
         .collect::<Result<Vec<_>>>()?;
@@ -421,6 +408,42 @@ fn study(
         out.display()
     );
     Ok(())
+}
+
+/// Options of `variantlab study`.
+#[derive(clap::Args, Debug)]
+pub struct StudyArgs {
+    /// Games per variant.
+    #[arg(long, default_value_t = 20, value_parser = at_least(1), allow_negative_numbers = true)]
+    games: u64,
+    /// Variants to study, comma-separated (default: all).
+    #[arg(long, value_delimiter = ',')]
+    variants: Vec<String>,
+    /// Openings: `random-plies:P` or a file of positions, one per line.
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
+    openings: String,
+    /// Draw after this many plies (0 = no limit).
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_PLIES)]
+    max_plies: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    nodes: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output folder.
+    #[arg(long, default_value = "out/study")]
+    out: PathBuf,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+    /// Replace runs already in the output folder that were made with other settings
+    /// (without it the study refuses; a run with the same settings is resumed).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Options of `variantlab sprt`.
@@ -451,7 +474,7 @@ pub struct SprtArgs {
     #[arg(long, default_value = "logistic")]
     model: String,
     /// Nodes per move unless a configuration sets its own.
-    #[arg(long, default_value_t = 1000, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     /// Give up undecided after this many games.
     #[arg(long, default_value_t = 20000, value_parser = at_least(2), allow_negative_numbers = true)]
@@ -463,8 +486,14 @@ pub struct SprtArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Openings: `random-plies:P` or a file.
-    #[arg(long, default_value = "random-plies:6")]
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
+    /// Draw after this many plies (0 = no limit).
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_PLIES)]
+    max_plies: u32,
+    /// Replace a match in the output folder made with other settings.
+    #[arg(long)]
+    force: bool,
     /// Output folder (default out/sprt).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -496,7 +525,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
                 max_games: a.max_games,
                 seed: a.seed,
                 openings: a.openings,
-                max_plies: 400,
+                max_plies: a.max_plies,
             };
             (
                 Some(config),
@@ -504,7 +533,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
             )
         }
     };
-    let s = crate::sprt::run(config, &dir, threads, a.quiet)?;
+    let s = crate::sprt::run(config, &dir, threads, a.quiet, a.force)?;
     out!(
         "result {}  LLR {:.3} [{:.3}, {:.3}]  games {}  penta {:?}  Elo {:+.1} [{:+.1}, {:+.1}]  nElo {:+.1} [{:+.1}, {:+.1}]",
         s.result, s.llr, s.lower, s.upper, s.games, s.penta, s.elo[0], s.elo[1], s.elo[2], s.nelo[0], s.nelo[1], s.nelo[2]
@@ -538,7 +567,7 @@ pub struct ValuesArgs {
     #[arg(long, num_args = 1..)]
     from: Vec<PathBuf>,
     /// Nodes per move.
-    #[arg(long, default_value_t = 1000, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     /// Worker threads (default: all cores).
     #[arg(long)]
@@ -741,15 +770,7 @@ pub fn run() -> Result<()> {
             out!("wrote {}", out.join("games.csv").display());
             Ok(())
         }
-        Command::Study {
-            games,
-            nodes,
-            threads,
-            out,
-            seed,
-            quiet,
-            force,
-        } => study(games, nodes, threads, out, seed, quiet, force),
+        Command::Study(args) => study(args),
         Command::Bench {
             variant,
             json,

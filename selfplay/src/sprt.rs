@@ -161,16 +161,28 @@ pub fn run(
     dir: &Path,
     threads: usize,
     quiet: bool,
+    force: bool,
 ) -> Result<SprtSummary> {
     let cpath = dir.join("sprt_config.json");
+    let saved = || -> Result<SprtConfig> {
+        let text = std::fs::read_to_string(&cpath)
+            .with_context(|| format!("--resume {}: no sprt_config.json there", dir.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))
+    };
     let config = match config {
+        // The same match is resumed; another is refused, or replaced with --force.
+        Some(c) if cpath.exists() && saved()? == c => c,
         Some(c) => {
             if cpath.exists() {
-                bail!(
-                    "{} already holds an SPRT match; use --resume {}",
-                    dir.display(),
-                    dir.display()
-                );
+                if !force {
+                    bail!(
+                        "{} holds an SPRT match with other settings; use --resume {} to finish that one, --force to replace it, or choose another --out",
+                        dir.display(),
+                        dir.display()
+                    );
+                }
+                std::fs::remove_dir_all(dir)
+                    .with_context(|| format!("clearing {}", dir.display()))?;
             }
             c.test()?;
             let kind = VariantKind::from_name(&c.variant)?;
@@ -186,12 +198,7 @@ pub fn run(
                 .with_context(|| format!("writing {}", cpath.display()))?;
             c
         }
-        None => {
-            let text = std::fs::read_to_string(&cpath).with_context(|| {
-                format!("--resume {}: no sprt_config.json there", dir.display())
-            })?;
-            serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))?
-        }
+        None => saved()?,
     };
     let kind = VariantKind::from_name(&config.variant)?;
     with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))

@@ -50,8 +50,17 @@ pub struct RunConfig {
     pub record_moves: bool,
     /// `(I, N)`: this run plays the I-th (1-based) of N slices of the pairs.
     pub shard: Option<(u64, u64)>,
+    /// FNV-1a 64 checksum (hex) of the openings file when `openings` is a file; the file
+    /// itself is copied into the run folder as [`OPENINGS_COPY`], and resume and merge use
+    /// and check that copy, so a moved folder resumes and a changed file is noticed.
+    #[serde(default)]
+    pub openings_checksum: Option<String>,
     /// Engine version that played.
     pub engine_version: String,
+    /// Git commit the binary was built from, `+modified` when its tree had changes
+    /// (informational; `unknown` outside a git checkout).
+    #[serde(default)]
+    pub git_commit: Option<String>,
     /// Threads used (informational, not part of the identity).
     pub threads: usize,
     /// Unix seconds at start (informational).
@@ -61,8 +70,8 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
-    /// A self-play study of the default configuration against itself from random four-ply
-    /// openings, recording moves, capped at 300 plies (the study and the piece-value
+    /// A self-play study of the default configuration against itself from the default
+    /// openings, recording moves, with the default ply cap (the study and the piece-value
     /// regression use it).
     pub fn self_play(
         variant: &str,
@@ -77,17 +86,19 @@ impl RunConfig {
             nodes: Some(nodes),
             depth: None,
             seed,
-            openings: "random-plies:4".into(),
+            openings: crate::config::DEFAULT_OPENINGS.into(),
             white: EngineConfig::default_named(),
             black: EngineConfig::default_named(),
             adjudication: Adjudication {
-                max_plies: 300,
+                max_plies: crate::config::DEFAULT_MAX_PLIES,
                 resign: None,
                 draw: None,
             },
             record_moves: true,
             shard: None,
+            openings_checksum: None,
             engine_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: git_commit(),
             threads,
             started: now(),
             finished: None,
@@ -101,15 +112,62 @@ impl RunConfig {
             threads: 0,
             started: 0,
             finished: None,
+            git_commit: None,
+            // A file is known by its contents, not by the path it was given as.
+            openings: if self.openings_checksum.is_some() {
+                String::new()
+            } else {
+                self.openings.clone()
+            },
             ..self.clone()
         }
+    }
+
+    /// Reads the openings file (when `openings` names one) and records its checksum, so
+    /// the configuration can be compared with a saved one before anything is played.
+    ///
+    /// # Errors
+    /// An unreadable file.
+    pub fn with_openings_checksum(mut self) -> Result<RunConfig> {
+        if !self.openings.starts_with("random-plies:") {
+            let bytes = std::fs::read(&self.openings)
+                .with_context(|| format!("reading openings file {}", self.openings))?;
+            self.openings_checksum = Some(fnv1a_hex(&bytes));
+        }
+        Ok(self)
+    }
+
+    /// The openings spec to play from a run folder: its own copy of the file, checked
+    /// against the recorded checksum.
+    ///
+    /// # Errors
+    /// A missing or changed copy.
+    pub fn openings_in(&self, dir: &Path) -> Result<String> {
+        let Some(sum) = &self.openings_checksum else {
+            return Ok(self.openings.clone());
+        };
+        let copy = dir.join(OPENINGS_COPY);
+        let bytes = std::fs::read(&copy).with_context(|| {
+            format!(
+                "{}: the run's copy of its openings is missing",
+                copy.display()
+            )
+        })?;
+        if &fnv1a_hex(&bytes) != sum {
+            bail!(
+                "{}: the openings changed since the run started (checksum {} expected); a resume would mix old and new openings",
+                copy.display(),
+                sum
+            );
+        }
+        Ok(copy.display().to_string())
     }
 
     fn default_limits(&self) -> Limits {
         match (self.nodes, self.depth) {
             (Some(n), _) => Limits::nodes(n),
             (None, Some(d)) => Limits::depth(d),
-            _ => Limits::nodes(1000),
+            _ => Limits::nodes(crate::config::DEFAULT_NODES),
         }
     }
 
@@ -120,6 +178,24 @@ impl RunConfig {
             None => true,
         }
     }
+}
+
+/// The run folder's copy of an openings file.
+pub const OPENINGS_COPY: &str = "openings.txt";
+
+/// FNV-1a, 64 bits, as hex: a stable checksum (the same in every Rust version, unlike
+/// the standard hasher) for telling two openings files apart.
+pub fn fnv1a_hex(bytes: &[u8]) -> String {
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{h:016x}")
+}
+
+/// The git commit this binary was built from (`build.rs`), with `+modified` for a tree
+/// with changes.
+pub fn git_commit() -> Option<String> {
+    option_env!("VARIANTLAB_GIT_COMMIT").map(String::from)
 }
 
 /// The seed of one game.
@@ -190,9 +266,14 @@ pub fn start(config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary
             dir.display()
         );
     }
+    let config = config.with_openings_checksum()?;
     validate(&config)?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating output folder {}", dir.display()))?;
+    if config.openings_checksum.is_some() {
+        std::fs::copy(&config.openings, dir.join(OPENINGS_COPY))
+            .with_context(|| format!("copying {} into {}", config.openings, dir.display()))?;
+    }
     write_json(&dir.join("run.json"), &config)?;
     run(config, dir, opts)
 }
@@ -246,6 +327,27 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
 pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
     let config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
+    run(config, dir, opts)
+}
+
+/// Extends the run in `dir` to `games` games in all (the game list is fixed by the seed, so
+/// the first games stay as they are) and plays the new ones.
+///
+/// # Errors
+/// No run in `dir`, fewer games than it already has, or the errors of [`resume`].
+pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
+    let mut config = saved_config(dir)?
+        .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
+    if games < config.games {
+        bail!(
+            "--games {games}: the run in {} already has {} games; a run can grow, not shrink",
+            dir.display(),
+            config.games
+        );
+    }
+    config.games = games;
+    config.finished = None;
+    write_json(&dir.join("run.json"), &config)?;
     run(config, dir, opts)
 }
 
@@ -421,6 +523,13 @@ impl Summary {
 
 fn run(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
     let kind = VariantKind::from_name(&config.variant)?;
+    if !opts.quiet {
+        eprintln!(
+            "{}: safe to interrupt; `variantlab play --resume {}` finishes the run",
+            dir.display(),
+            dir.display()
+        );
+    }
     config.threads = opts.threads;
     with_variant!(kind, G => run_variant::<G>(config, dir, opts))
 }
@@ -432,7 +541,7 @@ struct Job {
 
 #[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
 fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
-    let openings = Openings::parse::<G>(&config.openings)?;
+    let openings = Openings::parse::<G>(&config.openings_in(dir)?)?;
     let kinds = G::start().material_kinds();
     // Check both configurations against the variant before playing anything.
     config.white.search_config(&kinds, 0)?;
@@ -716,6 +825,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
             }
             _ => {}
         }
+        c.openings_in(d)?;
         let kind = VariantKind::from_name(&c.variant)?;
         header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
         drop_partial_line(&d.join("games.csv"))?;
@@ -742,6 +852,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     } else {
         None
     };
+    if config.openings_checksum.is_some() {
+        std::fs::copy(dirs[0].join(OPENINGS_COPY), out.join(OPENINGS_COPY))
+            .with_context(|| format!("copying the openings into {}", out.display()))?;
+    }
     write_json(&out.join("run.json"), &config)?;
     rewrite(&out.join("games.csv"), &header, rows.clone())?;
     if config.record_moves {

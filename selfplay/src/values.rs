@@ -143,7 +143,8 @@ fn odds_elo<G: Game>(
         start.without_material(Color::White, kind)?,
         start.without_material(Color::Black, kind)?,
     ];
-    let openings = Openings::RandomPlies(4);
+    let openings =
+        Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
     let kinds = start.material_kinds();
     let points: Vec<f64> = pool.install(|| {
         (0..set.pairs * 2)
@@ -174,7 +175,7 @@ fn odds_elo<G: Game>(
                         black: (&mut b, limits),
                     },
                     Adjudication {
-                        max_plies: 300,
+                        max_plies: crate::config::DEFAULT_MAX_PLIES,
                         resign: None,
                         draw: None,
                     },

@@ -329,3 +329,80 @@ fn study_covers_every_variant_and_keeps_earlier_runs() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A finished run grows to more games: the first games stay, the new ones are those a run
+/// of the larger size would have played.
+#[test]
+fn a_finished_run_extends_to_more_games() {
+    let (small, big) = (tmp("extend"), tmp("extend-ref"));
+    assert!(play_n(&small, "4", &[]).status.success());
+    let o = variantlab(&[
+        "play",
+        "--resume",
+        small.to_str().unwrap(),
+        "--games",
+        "8",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(play_n(&big, "8", &[]).status.success());
+    let rows = rows_without_timing(&small.join("games.csv"));
+    assert_eq!(rows.len(), 9);
+    assert_eq!(rows, rows_without_timing(&big.join("games.csv")));
+    let o = variantlab(&["play", "--resume", small.to_str().unwrap(), "--games", "6"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("can grow, not shrink"));
+    // run.json says which code played.
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(small.join("run.json")).unwrap()).unwrap();
+    assert!(run.get("git_commit").is_some(), "{run}");
+}
+
+/// An openings file is copied into the run folder with its checksum: a moved folder still
+/// resumes, a changed file is refused instead of mixing old and new openings.
+#[test]
+fn an_openings_file_travels_with_the_run() {
+    let dir = tmp("openings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("openings.fen");
+    std::fs::write(
+        &file,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .unwrap();
+    let run = dir.join("run");
+    assert!(play_n(&run, "4", &["--openings", file.to_str().unwrap()])
+        .status
+        .success());
+    assert!(run.join("openings.txt").exists());
+    // Moved elsewhere (the original file gone), grown, it still plays from its own copy.
+    let moved = tmp("openings-moved");
+    std::fs::rename(&run, &moved).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let grow = |d: &Path, n: &str| {
+        variantlab(&[
+            "play",
+            "--resume",
+            d.to_str().unwrap(),
+            "--games",
+            n,
+            "--quiet",
+        ])
+    };
+    let o = grow(&moved, "6");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A changed copy is noticed.
+    std::fs::write(
+        moved.join("openings.txt"),
+        "rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .unwrap();
+    let o = grow(&moved, "8");
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("openings changed"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -143,3 +143,48 @@ fn bad_settings_are_refused() {
     assert!(err(&["--model", "bayes"]).contains("expected logistic or normalized"));
     assert!(!std::path::Path::new("/tmp/variantlab-never").exists());
 }
+
+/// A match with other settings in the output folder is refused, not overwritten; `--force`
+/// replaces it and the same settings resume it.
+#[test]
+fn another_match_is_not_overwritten() {
+    let dir = tmp("refuse");
+    let d = dir.to_str().unwrap();
+    let sprt = |elo1: &str, extra: &[&str]| {
+        let mut a = vec![
+            "sprt",
+            "--variant",
+            "chess",
+            "--test",
+            "default",
+            "--nodes",
+            "50",
+            "--max-games",
+            "4",
+            "--elo1",
+            elo1,
+            "--out",
+            d,
+            "--quiet",
+        ];
+        a.extend_from_slice(extra);
+        variantlab(&a)
+    };
+    assert!(sprt("10", &[]).status.success());
+    let before = std::fs::read_to_string(dir.join("sprt.csv")).unwrap();
+    let o = sprt("20", &[]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("sprt.csv")).unwrap(),
+        before
+    );
+    assert!(sprt("10", &[]).status.success(), "same settings resume");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("sprt.csv")).unwrap(),
+        before
+    );
+    assert!(sprt("20", &["--force"]).status.success());
+    let cfg = std::fs::read_to_string(dir.join("sprt_config.json")).unwrap();
+    assert!(cfg.contains("\"elo1\": 20.0"), "{cfg}");
+}
