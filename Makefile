@@ -13,8 +13,8 @@ build: ## Build the variantlab command (release)
 run: build ## The default job: a small self-play balance study of every variant (CSVs + summary in out/study)
 	$(BIN) study --out out/study
 
-perft-all: build ## Perft on the start position of every implemented variant
-	$(BIN) perft-all --depth 5
+perft-all: build ## Perft from the start of every variant, deepening while the next depth takes under 2 s
+	$(BIN) perft-all
 
 test: ## Format check, clippy, the whole test suite (optimised), and one notebook executed
 	$(CARGO) fmt --all -- --check

@@ -81,7 +81,7 @@ pub struct VariantSpec {
     pub name: &'static str,
     /// Title for reports.
     pub title: &'static str,
-    /// The rules file under `shared/rules/` this implements.
+    /// The project's rules reference (`docs/rules/`) this implements.
     pub rules_file: &'static str,
     /// The board.
     pub topology: Topology,

@@ -111,3 +111,14 @@ fn perft_dai_mitregi() {
     run_suite("dai-mitregi");
     run_suite("dai-mitregi-stepping");
 }
+
+/// Every variant names its rules reference, and the file is in the repository.
+#[test]
+fn every_variant_has_its_rules_reference() {
+    for kind in variantlab_engine::VariantKind::ALL {
+        let file = kind.info().rules_file;
+        assert!(file.starts_with("docs/rules/"), "{file}");
+        let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
+        assert!(std::path::Path::new(&path).exists(), "{path} missing");
+    }
+}

@@ -141,11 +141,12 @@ enum Command {
         #[arg(long)]
         table: Option<PathBuf>,
     },
-    /// Run perft on the start position of every variant.
+    /// Run perft on the start position of every variant, one line per depth as it finishes.
     PerftAll {
-        /// Depth for every variant.
-        #[arg(long, default_value_t = 4, value_parser = within(1, 20), allow_negative_numbers = true)]
-        depth: u32,
+        /// Depth for every variant (default: deepen each variant while the next depth is
+        /// predicted to take under two seconds, so the whole run stays well under a minute).
+        #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
+        depth: Option<u32>,
     },
 }
 
@@ -843,9 +844,34 @@ pub fn run() -> Result<()> {
             }
             Ok(())
         }
-        Command::PerftAll { depth } => {
+        Command::PerftAll { depth: Some(depth) } => {
             for kind in VariantKind::ALL {
                 perft_cmd(kind.name(), depth, None, false, false)?;
+            }
+            Ok(())
+        }
+        Command::PerftAll { depth: None } => {
+            for kind in VariantKind::ALL {
+                with_variant!(kind, G => {
+                    let start = G::start();
+                    let (mut prev_nodes, mut predicted) = (1u64, 0.0f64);
+                    for depth in 1..=20 {
+                        if predicted > 2.0 {
+                            break;
+                        }
+                        let t = Instant::now();
+                        let nodes = perft(&start, depth);
+                        let secs = t.elapsed().as_secs_f64();
+                        out!(
+                            "{} perft({depth}) = {nodes}  ({secs:.3} s, {:.1} M nodes/s)",
+                            kind.name(),
+                            nodes as f64 / secs.max(1e-9) / 1e6
+                        );
+                        // The next depth costs about this one times the branching factor.
+                        predicted = secs * nodes as f64 / prev_nodes.max(1) as f64;
+                        prev_nodes = nodes;
+                    }
+                });
             }
             Ok(())
         }
@@ -899,9 +925,6 @@ fn variants(json: bool) -> Result<()> {
 
 fn perft_cmd(name: &str, depth: u32, position: Option<&str>, div: bool, json: bool) -> Result<()> {
     let kind = variant(name)?;
-    if !(1..=20).contains(&depth) {
-        bail!("--depth must be between 1 and 20, got {depth}");
-    }
     with_variant!(kind, G => {
         let pos = match position {
             Some(text) => G::from_text(text).with_context(|| format!("reading --position for {name}"))?,

@@ -72,7 +72,7 @@ fn spec() -> VariantSpec {
     VariantSpec {
         name: "chess",
         title: "Chess",
-        rules_file: "FIDE Laws of Chess",
+        rules_file: "docs/rules/chess.md",
         topology: Topology::rect(8, 8),
         pieces: PIECES.to_vec(),
         start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

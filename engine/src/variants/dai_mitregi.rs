@@ -1,6 +1,7 @@
 //! Dai Mitregi (Charles Gilman, 2006): a giant Shogi-like game with drops, in its two forms,
 //! Leaping ([`DaiMitregi`], the default, `dai-mitregi`) and Stepping ([`DaiMitregiStepping`],
-//! `dai-mitregi-stepping`). Rules: `shared/rules/dai-mitregi.md`.
+//! `dai-mitregi-stepping`). Rules: `docs/rules/` (from the specification
+//! `shared/rules/dai-mitregi.md`).
 //!
 //! **Reconstructed:** the original setup diagram is lost, so the board (16 x 16, [`FILES`],
 //! [`RANKS`], camps [`ZONE_DEPTH`] ranks deep) and the start array ([`START`]) are the rules
@@ -47,7 +48,7 @@ const NSQ: usize = FILES * RANKS;
 pub const INFO: super::VariantInfo = super::VariantInfo {
     name: "dai-mitregi",
     title: "Dai Mitregi (Leaping)",
-    rules_file: "dai-mitregi.md",
+    rules_file: "docs/rules/dai-mitregi.md",
     dims: (FILES as u8, RANKS as u8, 1),
     cells: NSQ,
     notes: NOTES,
@@ -57,7 +58,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
 pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
     name: "dai-mitregi-stepping",
     title: "Dai Mitregi (Stepping)",
-    rules_file: "dai-mitregi.md",
+    rules_file: "docs/rules/dai-mitregi.md",
     dims: (FILES as u8, RANKS as u8, 1),
     cells: NSQ,
     notes: NOTES,

@@ -1,5 +1,6 @@
 //! Dialectic Chess and Hegelian Dialectic Chess (gwalla, 2005):
-//! `shared/rules/dialectic-chess.md` (the specification; decisions [Dn] refer to it).
+//! `docs/rules/dialectic.md` (written from the specification `shared/rules/dialectic-chess.md`,
+//! whose decision numbers [Dn] it keeps).
 //!
 //! Orthochess with Philosophers (`H`) on the Knight squares. A separate 3x3 *dialectic*
 //! holds two tokens, the Thesis and the Antithesis. For a cell `(a, b)` the vector set is
@@ -58,7 +59,7 @@ const LETTERS: [char; 7] = ['P', 'H', 'B', 'R', 'Q', 'K', 'G'];
 pub const INFO: super::VariantInfo = super::VariantInfo {
     name: "dialectic",
     title: "Dialectic Chess",
-    rules_file: "dialectic-chess.md",
+    rules_file: "docs/rules/dialectic.md",
     dims: (8, 8, 1),
     cells: 64,
     notes: NOTES,
@@ -68,7 +69,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
 pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
     name: "dialectic-hegelian",
     title: "Hegelian Dialectic Chess",
-    rules_file: "dialectic-chess.md",
+    rules_file: "docs/rules/dialectic.md",
     dims: (8, 8, 1),
     cells: 64,
     notes: NOTES,

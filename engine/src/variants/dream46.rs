@@ -1,4 +1,5 @@
-//! Dream Chess 46 (Charles Gilman, 2007): `shared/rules/dream-chess-46.md`.
+//! Dream Chess 46 (Charles Gilman, 2007): `docs/rules/` (from the specification
+//! `shared/rules/dream-chess-46.md`).
 //!
 //! An 8x8 board without the blocks f1–h3 and a6–c8, i.e. two 5x5 "supersquares" (a1–e5 for
 //! White, d4–h8 for Black) overlapping in d4–e5. Every unit step, every Knight leap and every
@@ -82,7 +83,7 @@ fn spec() -> VariantSpec {
     VariantSpec {
         name: "dream-chess-46",
         title: "Dream Chess 46",
-        rules_file: "dream-chess-46.md",
+        rules_file: "docs/rules/dream-chess-46.md",
         topology,
         pieces: PIECES.to_vec(),
         start: "***scnpk/***sssqp/***3sn/SS4sc/CS4ss/NS3***/PQSSS***/KPNCS*** w 0 1",

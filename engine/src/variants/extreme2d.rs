@@ -1,4 +1,5 @@
-//! Extreme 2D Chess (Larry L. Smith, 2008): `shared/rules/extreme-2d-chess.md`.
+//! Extreme 2D Chess (Larry L. Smith, 2008): `docs/rules/` (from the specification
+//! `shared/rules/extreme-2d-chess.md`).
 //!
 //! # Rules in brief
 //!
@@ -139,7 +140,7 @@ fn is_pawn(s: u16) -> bool {
 pub const INFO: super::VariantInfo = super::VariantInfo {
     name: "extreme-2d",
     title: "Extreme 2D Chess",
-    rules_file: "extreme-2d-chess.md",
+    rules_file: "docs/rules/extreme-2d.md",
     dims: (10, 10, 1),
     cells: 100,
     notes: &[

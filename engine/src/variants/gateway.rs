@@ -1,4 +1,5 @@
-//! Gateway Chess (Charles Gilman): `shared/rules/gateway-chess.md`.
+//! Gateway Chess (Charles Gilman): `docs/rules/` (from the specification
+//! `shared/rules/gateway-chess.md`).
 //!
 //! # Rules in brief
 //!
@@ -108,7 +109,7 @@ use std::sync::OnceLock;
 pub const INFO: super::VariantInfo = super::VariantInfo {
     name: "gateway",
     title: "Gateway Chess",
-    rules_file: "gateway-chess.md",
+    rules_file: "docs/rules/gateway.md",
     dims: (4, 10, 5),
     cells: 180,
     notes: &[

@@ -49,7 +49,8 @@ pub struct VariantInfo {
     pub name: &'static str,
     /// Title for reports.
     pub title: &'static str,
-    /// The rules file under `shared/rules/`.
+    /// The project's rules reference for the variant, relative to the repository root
+    /// (`docs/rules/`).
     pub rules_file: &'static str,
     /// Files, ranks, levels of the bounding box.
     pub dims: (u8, u8, u8),
