@@ -141,6 +141,9 @@ enum Command {
         #[arg(long)]
         table: Option<PathBuf>,
     },
+    /// Speak UCI on standard input and output: the engine as a process, for tournament
+    /// managers, GUIs and `engine:` players (option `UCI_Variant` picks the variant).
+    Uci,
     /// Run perft on the start position of every variant, one line per depth as it finishes.
     PerftAll {
         /// Depth for every variant (default: deepen each variant while the next depth is
@@ -844,6 +847,7 @@ pub fn run() -> Result<()> {
             }
             Ok(())
         }
+        Command::Uci => crate::uci::run(),
         Command::PerftAll { depth: Some(depth) } => {
             for kind in VariantKind::ALL {
                 perft_cmd(kind.name(), depth, None, false, false)?;

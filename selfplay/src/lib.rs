@@ -13,4 +13,5 @@ pub mod report;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
+pub mod uci;
 pub mod values;
