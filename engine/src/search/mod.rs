@@ -20,6 +20,8 @@ pub mod tt;
 use crate::game::{repetitions, Game, MAX_KINDS};
 use crate::moves::{Move, MoveBuf};
 use crate::{Color, Outcome};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 
@@ -106,6 +108,8 @@ pub struct SearchResult {
     pub score: i32,
     /// Deepest completed iteration.
     pub depth: u32,
+    /// Deepest ply any line of the search reached (quiescence included).
+    pub seldepth: u32,
     /// Nodes visited.
     pub nodes: u64,
     /// Wall time.
@@ -139,6 +143,9 @@ pub struct Searcher {
     limits: Limits,
     start: Instant,
     stopped: bool,
+    /// Set from another thread to end the search at once (UCI `stop`).
+    stop: Option<Arc<AtomicBool>>,
+    seldepth: u32,
     pv: Vec<Vec<Move>>,
     /// Per-ply move lists with ordering keys, reused so the search allocates nothing after
     /// warming up and keeps large lists off the stack.
@@ -167,6 +174,8 @@ impl Searcher {
             limits: Limits::default(),
             start: Instant::now(),
             stopped: false,
+            stop: None,
+            seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 1],
             scratch: vec![Vec::new(); MAX_PLY + 2],
         }
@@ -200,12 +209,31 @@ impl Searcher {
         score
     }
 
+    /// A flag another thread may set to stop the search (checked every 1024 nodes); the
+    /// search then returns its best move so far. `None` removes it.
+    pub fn set_stop_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop = flag;
+    }
+
     /// Searches `pos` within `limits`. `history` holds the hashes of the game's earlier
     /// positions (oldest first) for repetition detection.
     pub fn search<G: Game>(&mut self, pos: &G, history: &[u64], limits: Limits) -> SearchResult {
+        self.search_reporting(pos, history, limits, &mut |_| {})
+    }
+
+    /// [`Searcher::search`], calling `report` with the result so far after every completed
+    /// iteration (UCI `info` lines).
+    pub fn search_reporting<G: Game>(
+        &mut self,
+        pos: &G,
+        history: &[u64],
+        limits: Limits,
+        report: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
         self.start = Instant::now();
         self.limits = limits;
         self.nodes = 0;
+        self.seldepth = 0;
         self.stopped = false;
         self.tt.new_search();
         let defaults = pos.material_kinds();
@@ -227,6 +255,7 @@ impl Searcher {
             best: None,
             score: 0,
             depth: 0,
+            seldepth: 0,
             nodes: 0,
             seconds: 0.0,
             pv: Vec::new(),
@@ -257,6 +286,10 @@ impl Searcher {
             result.score = score;
             result.depth = depth;
             result.pv = self.pv[0].clone();
+            result.nodes = self.nodes;
+            result.seldepth = self.seldepth;
+            result.seconds = self.start.elapsed().as_secs_f64();
+            report(&result);
             if self.stopped || score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() {
                 break;
             }
@@ -269,6 +302,7 @@ impl Searcher {
             }
         }
         result.nodes = self.nodes;
+        result.seldepth = self.seldepth.max(result.depth);
         result.seconds = self.start.elapsed().as_secs_f64();
         result
     }
@@ -360,6 +394,9 @@ impl Searcher {
                 if self.start.elapsed() >= t {
                     self.stopped = true;
                 }
+            }
+            if self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                self.stopped = true;
             }
         }
     }
@@ -507,6 +544,7 @@ impl Searcher {
     }
 
     fn quiesce<G: Game>(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.seldepth = self.seldepth.max(ply);
         self.nodes += 1;
         self.check_limits();
         if self.stopped {
