@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -21,6 +21,7 @@ test: ## Format check, clippy, the whole test suite (optimised), and one noteboo
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace --release
 	$(MAKE) notebook-check
+	$(MAKE) uci-check
 
 bench: ## Criterion benchmarks (perft, move generation, bitboards)
 	$(CARGO) bench -p variantlab-bench
@@ -39,16 +40,19 @@ perft: build ## Perft of one variant: make perft VARIANT=chess DEPTH=5
 	$(BIN) perft --variant $(or $(VARIANT),chess) --depth $(or $(DEPTH),5)
 
 VENV := .venv
-$(VENV)/ok: notebooks/requirements.txt
+$(VENV)/ok: notebooks/requirements.txt selfplay/tests/python/requirements.txt
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt -r selfplay/tests/python/requirements.txt
 	touch $@
 
 notebooks: $(VENV)/ok ## Execute every notebook headless on data/samples (executed copies in notebooks/executed/)
 	$(VENV)/bin/python notebooks/run_notebooks.py
 
-notebook-check: $(VENV)/ok ## Execute the balance notebook on data/samples (part of make test)
-	$(VENV)/bin/python notebooks/run_notebooks.py --only balance
+notebook-check: $(VENV)/ok ## Execute every notebook on data/samples (part of make test)
+	$(VENV)/bin/python notebooks/run_notebooks.py
+
+uci-check: build $(VENV)/ok ## Drive `variantlab uci` with python-chess; games against stockfish and fairy-stockfish when installed (part of make test)
+	$(VENV)/bin/python selfplay/tests/python/uci_games.py $(BIN)
 
 fmt: ## Format the code
 	$(CARGO) fmt --all
