@@ -40,6 +40,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn insufficient_material(&self) -> bool {
         false
     }
+    /// The position with the turn passed to the opponent and nothing else changed (no
+    /// en passant right survives it), for null-move pruning; `None` where passing makes no
+    /// sense for the variant (the search then does not try it).
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
     /// A variant-specific end that is decided by the position alone, checked before the
     /// generic rules (none by default).
     fn variant_outcome(&self) -> Option<Outcome> {

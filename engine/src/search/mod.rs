@@ -85,6 +85,60 @@ pub struct SearchConfig {
     pub randomize: i32,
     /// Seed of the root randomisation.
     pub seed: u64,
+    /// Search techniques switched off (a set of [`Technique`] bits), so a build can be
+    /// compared with itself minus one technique; empty by default.
+    pub disabled: u32,
+}
+
+/// The techniques of the search that a configuration can switch off, each measured by SPRT
+/// (`docs/search.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Technique {
+    /// Null-move pruning.
+    NullMove = 1,
+    /// Reverse futility pruning (static null move).
+    ReverseFutility = 2,
+    /// Late-move reductions from the log-log table (off: one ply for late quiet moves).
+    LogReductions = 4,
+    /// Late-move and futility pruning of quiet moves at small depths.
+    LatePruning = 8,
+    /// Internal iterative reduction.
+    IterativeReduction = 16,
+    /// History with gravity and maluses (off: depth² bonuses only).
+    HistoryGravity = 32,
+    /// Aspiration windows at the root.
+    Aspiration = 64,
+}
+
+impl Technique {
+    /// Every technique, in the order of the names.
+    pub const ALL: [Technique; 7] = [
+        Technique::NullMove,
+        Technique::ReverseFutility,
+        Technique::LogReductions,
+        Technique::LatePruning,
+        Technique::IterativeReduction,
+        Technique::HistoryGravity,
+        Technique::Aspiration,
+    ];
+
+    /// The name used in configuration files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::NullMove => "null_move",
+            Technique::ReverseFutility => "reverse_futility",
+            Technique::LogReductions => "log_reductions",
+            Technique::LatePruning => "late_pruning",
+            Technique::IterativeReduction => "iterative_reduction",
+            Technique::HistoryGravity => "history_gravity",
+            Technique::Aspiration => "aspiration",
+        }
+    }
+
+    /// The technique called `name`.
+    pub fn from_name(name: &str) -> Option<Technique> {
+        Technique::ALL.into_iter().find(|t| t.name() == name)
+    }
 }
 
 impl Default for SearchConfig {
@@ -95,6 +149,7 @@ impl Default for SearchConfig {
             positional: true,
             randomize: 0,
             seed: 0,
+            disabled: 0,
         }
     }
 }
@@ -146,14 +201,63 @@ pub struct Searcher {
     /// Set from another thread to end the search at once (UCI `stop`).
     stop: Option<Arc<AtomicBool>>,
     seldepth: u32,
+    /// Static evaluation at each ply of the current line (`NO_EVAL` in check), for the
+    /// "improving" flag.
+    evals: Vec<i32>,
+    /// Whether the move into each ply was a null move (no two in a row).
+    null_at: Vec<bool>,
     pv: Vec<Vec<Move>>,
     /// Per-ply move lists with ordering keys, reused so the search allocates nothing after
     /// warming up and keeps large lists off the stack.
     scratch: Vec<Vec<(i64, Move)>>,
 }
 
+/// What the move loop needs to know about its node.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: u32,
+    ply: u32,
+    in_check: bool,
+    key: u64,
+    eval: i32,
+    improving: bool,
+}
+
 /// History table size: (from, to) hashed into 2^16 counters.
 const HISTORY: usize = 1 << 16;
+
+/// History scores stay within ±this (the "gravity" update pulls towards zero as they grow).
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Marks a ply whose static evaluation was not taken (in check).
+const NO_EVAL: i32 = i32::MIN / 2;
+
+/// Late-move reduction in plies for a move at `depth` that is the `index`-th tried (both at
+/// least 1): `0.75 + ln(depth) ln(index) / 2.25`, the shape most modern alpha-beta engines use.
+fn lmr_reduction(depth: u32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        (0..MAX_PLY)
+            .map(|d| {
+                std::array::from_fn(|i| {
+                    if d == 0 || i == 0 {
+                        0
+                    } else {
+                        (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8
+                    }
+                })
+            })
+            .collect()
+    });
+    i32::from(t[(depth as usize).min(MAX_PLY - 1)][index.min(63)])
+}
+
+/// Pulls a history score towards `bonus` (positive or negative), saturating at
+/// [`HISTORY_MAX`].
+fn update_history(h: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
 
 #[inline]
 fn history_index(m: Move) -> usize {
@@ -176,6 +280,8 @@ impl Searcher {
             stopped: false,
             stop: None,
             seldepth: 0,
+            evals: vec![NO_EVAL; MAX_PLY + 2],
+            null_at: vec![false; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             scratch: vec![Vec::new(); MAX_PLY + 2],
         }
@@ -193,6 +299,30 @@ impl Searcher {
             .iter_mut()
             .for_each(|k| *k = [Move::default(); 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Whether a technique is on.
+    #[inline]
+    fn on(&self, t: Technique) -> bool {
+        self.config.disabled & t as u32 == 0
+    }
+
+    /// Whether the side to move has material besides its cheapest kind (pawns) and royal
+    /// pieces (worth 0): without it, zugzwang makes a null move's verdict unsafe.
+    fn has_pieces<G: Game>(&self, pos: &G) -> bool {
+        let m = pos.material();
+        let us = pos.turn().index();
+        let pawn = self
+            .values
+            .iter()
+            .copied()
+            .filter(|&v| v > 0)
+            .min()
+            .unwrap_or(0);
+        self.values
+            .iter()
+            .enumerate()
+            .any(|(k, &v)| v > pawn && m[us][k] > 0)
     }
 
     /// Static evaluation from the side to move's point of view.
@@ -270,7 +400,27 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
-            let (score, best) = self.root(pos, depth, &root_moves);
+            let full = (-MATE - 1, MATE + 1);
+            let (score, best) = if depth >= 4
+                && self.on(Technique::Aspiration)
+                && result.score.abs() < MATE_BOUND
+            {
+                // Aspiration: a narrow window around the last score, widened on a miss.
+                let mut w = 25;
+                loop {
+                    let window = (result.score - w, result.score + w);
+                    let (sc, bm) = self.root(pos, depth, &root_moves, window);
+                    if self.stopped || (sc > window.0 && sc < window.1) {
+                        break (sc, bm);
+                    }
+                    w *= 3;
+                    if w > 800 {
+                        break self.root(pos, depth, &root_moves, full);
+                    }
+                }
+            } else {
+                self.root(pos, depth, &root_moves, full)
+            };
             if self.stopped && depth > 1 {
                 // A partial iteration counts only if it found a better move than the last.
                 if let Some(b) = best {
@@ -318,7 +468,15 @@ impl Searcher {
         (x.next() % (self.config.randomize as u64 + 1)) as i32
     }
 
-    fn root<G: Game>(&mut self, pos: &G, depth: u32, moves: &G::Moves) -> (i32, Option<Move>) {
+    /// One iteration at the root within `window`; returns the score (a bound when it falls
+    /// outside the window) and the best move found (`None` when every move failed low).
+    fn root<G: Game>(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        moves: &G::Moves,
+        window: (i32, i32),
+    ) -> (i32, Option<Move>) {
         let tt_move = self.tt.probe(pos.hash(), 0).and_then(|h| h.mv);
         // The root keeps its own list: ply 0's scratch is reused by nothing else, but the
         // root loop outlives every deeper call.
@@ -327,7 +485,7 @@ impl Searcher {
             .into_iter()
             .map(|e| e.1)
             .collect();
-        let (mut alpha, beta) = (-MATE - 1, MATE + 1);
+        let (mut alpha, beta) = window;
         let mut best = None;
         self.path.push(pos.hash());
         for (i, &m) in ordered.iter().enumerate() {
@@ -372,12 +530,19 @@ impl Searcher {
                 self.pv[0].clear();
                 self.pv[0].push(m);
                 self.pv[0].extend(tail);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         self.path.pop();
         if let Some(b) = best {
-            self.tt
-                .store(pos.hash(), 0, depth, alpha, Bound::Exact, Some(b));
+            let bound = if alpha >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.tt.store(pos.hash(), 0, depth, alpha, bound, Some(b));
         }
         (alpha, best)
     }
@@ -395,7 +560,11 @@ impl Searcher {
                     self.stopped = true;
                 }
             }
-            if self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
                 self.stopped = true;
             }
         }
@@ -454,51 +623,164 @@ impl Searcher {
                 }
             }
         }
+        let in_check = pos.in_check();
+        let p = ply as usize;
+        // Static evaluation and whether it improved on two plies ago (same side to move).
+        let eval = if in_check {
+            NO_EVAL
+        } else {
+            self.evaluate(pos)
+        };
+        self.evals[p] = eval;
+        let improving =
+            !in_check && p >= 2 && self.evals[p - 2] != NO_EVAL && eval > self.evals[p - 2];
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far enough above beta that a quiet reply will not bring it
+            // back at this small depth.
+            let margin = 90 * depth as i32 - if improving { 60 } else { 0 };
+            if depth <= 6 && eval - margin >= beta && self.on(Technique::ReverseFutility) {
+                return eval;
+            }
+            // Null move: if passing still beats beta, a real move will too. Not twice in a
+            // row, and not without pieces besides pawns (zugzwang).
+            if depth >= 3
+                && eval >= beta
+                && !self.null_at[p]
+                && self.on(Technique::NullMove)
+                && self.has_pieces(pos)
+            {
+                if let Some(null) = pos.null_move() {
+                    let r = 3 + depth / 4 + ((eval - beta) / 200).clamp(0, 2) as u32;
+                    self.null_at[p + 1] = true;
+                    self.path.push(key);
+                    let score = -self.negamax(
+                        &null,
+                        depth.saturating_sub(1 + r),
+                        -beta,
+                        -beta + 1,
+                        ply + 1,
+                    );
+                    self.path.pop();
+                    self.null_at[p + 1] = false;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
-        let in_check = pos.in_check();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let list = self.ordered(pos, moves.as_ref(), hit.and_then(|h| h.mv), ply);
-        let score = self.negamax_moves(pos, &list, depth, alpha, beta, ply, in_check, key);
+        // Internal iterative reduction: with no move from the table, this node was not
+        // searched before; search it a ply shallower (the next iteration fills the table).
+        let tt_move = hit.and_then(|h| h.mv);
+        let depth = if tt_move.is_none() && depth >= 4 && self.on(Technique::IterativeReduction) {
+            depth - 1
+        } else {
+            depth
+        };
+        let list = self.ordered(pos, moves.as_ref(), tt_move, ply);
+        let node = Node {
+            depth,
+            ply,
+            in_check,
+            key,
+            eval,
+            improving,
+        };
+        let score = self.negamax_moves(pos, &list, node, alpha, beta);
         self.scratch[ply as usize] = list;
         score
     }
 
     /// The move loop of [`Searcher::negamax`], over moves already ordered.
-    #[allow(clippy::too_many_arguments)]
     fn negamax_moves<G: Game>(
         &mut self,
         pos: &G,
         list: &[(i64, Move)],
-        depth: u32,
+        node: Node,
         mut alpha: i32,
         beta: i32,
-        ply: u32,
-        in_check: bool,
-        key: u64,
     ) -> i32 {
+        let Node {
+            depth,
+            ply,
+            in_check,
+            key,
+            eval,
+            improving,
+        } = node;
+        let pv_node = beta - alpha > 1;
         self.path.push(key);
         let mut best_score = -MATE - 1;
         let mut best_move = None;
         let original_alpha = alpha;
+        let mut quiets_tried: usize = 0;
+        let mut quiets: [Move; 64] = [Move::default(); 64];
+        let killers = self.killers[ply as usize];
         for (i, &(_, m)) in list.iter().enumerate() {
             let tactical = pos.is_tactical(m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.in_check();
+            let quiet = !tactical && !gives_check;
+            // Pruning of late quiet moves at small depths, once a move has been searched
+            // and no mate is in sight.
+            if quiet
+                && !pv_node
+                && !in_check
+                && i > 0
+                && best_score > -MATE_BOUND
+                && self.on(Technique::LatePruning)
+            {
+                // Late-move pruning: enough quiet moves tried.
+                let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                if depth <= 5 && quiets_tried >= limit {
+                    continue;
+                }
+                // Futility: the static evaluation is too far below alpha for a quiet move.
+                if depth <= 5 && eval != NO_EVAL && eval + 100 + 120 * depth as i32 <= alpha {
+                    continue;
+                }
+            }
             let ext = u32::from(gives_check);
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == 0 {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1);
             } else {
-                // Late quiet moves are searched one ply shallower first.
-                let reduce =
-                    u32::from(depth >= 3 && i >= 4 && !tactical && !gives_check && !in_check);
-                score = -self.negamax(&child, new_depth - reduce, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && (reduce > 0 || score < beta) {
+                // Late quiet moves are searched shallower first, by the log-log table,
+                // less for killers and well-scored history, more when not improving.
+                let mut r = 0;
+                if !self.on(Technique::LogReductions) {
+                    r = i32::from(depth >= 3 && i >= 4 && quiet && !in_check);
+                } else if depth >= 3 && i >= 2 && quiet && !in_check {
+                    r = lmr_reduction(depth, i + 1);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if m == killers[0] || m == killers[1] {
+                        r -= 1;
+                    }
+                    if self.on(Technique::HistoryGravity) {
+                        r -= self.history[history_index(m)] / (HISTORY_MAX / 2);
+                    }
+                    r = r.clamp(0, new_depth as i32 - 1);
+                }
+                let reduced = new_depth - r as u32;
+                score = -self.negamax(&child, reduced, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
                     score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1);
                 }
             }
@@ -523,12 +805,28 @@ impl Searcher {
                                 k[1] = k[0];
                                 k[0] = m;
                             }
-                            let h = &mut self.history[history_index(m)];
-                            *h = (*h + (depth * depth) as i32).min(1 << 20);
+                            // History with gravity: the cut move gains, the quiet moves
+                            // tried before it lose.
+                            if self.on(Technique::HistoryGravity) {
+                                let bonus = (depth * depth) as i32 * 16;
+                                update_history(&mut self.history[history_index(m)], bonus);
+                                for &q in &quiets[..quiets_tried.min(64)] {
+                                    update_history(&mut self.history[history_index(q)], -bonus);
+                                }
+                            } else {
+                                let h = &mut self.history[history_index(m)];
+                                *h = (*h + (depth * depth) as i32).min(1 << 20);
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if !tactical {
+                if quiets_tried < 64 {
+                    quiets[quiets_tried] = m;
+                }
+                quiets_tried += 1;
             }
         }
         self.path.pop();

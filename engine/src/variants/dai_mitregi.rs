@@ -1132,6 +1132,18 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn move_rule_plies(&self) -> u32 {
         u32::MAX
     }
+    /// Passing flips the side to move and its hash key; the hands are hashed per owner, not
+    /// per mover, so they need nothing, and the ply count counts the pass. `None` in check.
+    fn null_move(&self) -> Option<Self> {
+        if self.in_check() {
+            return None;
+        }
+        let mut p = *self;
+        p.turn = !p.turn;
+        p.hash ^= tables().side_key;
+        p.plies = p.plies.saturating_add(1);
+        Some(p)
+    }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         ROLES
             .iter()

@@ -1110,6 +1110,21 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         }
         bishops[0] <= 1 && bishops[1] <= 1 && (bishops[0] + bishops[1] < 2 || colours != 3)
     }
+    /// Passing flips the side to move and its hash key and drops the en passant cell; the
+    /// tokens and the visited set stay as they are (a pass is neither a token step nor a
+    /// main-board move, so no state is added and \[D5\]'s reset does not happen), and the
+    /// halfmove clock counts the pass as a ply. `None` in check.
+    fn null_move(&self) -> Option<Self> {
+        if self.in_check() {
+            return None;
+        }
+        let mut p = *self;
+        p.set_ep(NO_EP);
+        p.turn = !p.turn;
+        p.hash ^= tables().zob.side;
+        p.halfmove = p.halfmove.saturating_add(1);
+        Some(p)
+    }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         NAMES.iter().copied().zip(VALUES).collect()
     }

@@ -1261,6 +1261,21 @@ impl Game for Extreme2d {
         })
     }
 
+    /// Passing flips the side to move and its hash key; the halfmove clock counts the pass as
+    /// a ply, as the chess-family pass does. `None` while a side has not placed its royals:
+    /// the first turn is the placement \[X2\], and skipping it gives a placement state no
+    /// game reaches (and `from_text` refuses).
+    fn null_move(&self) -> Option<Self> {
+        if !self.placed(0) || !self.placed(1) || self.in_check() {
+            return None;
+        }
+        let mut p = *self;
+        p.turn = !p.turn;
+        p.hash ^= tables().side;
+        p.halfmove = p.halfmove.saturating_add(1);
+        Some(p)
+    }
+
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         vec![
             ("pawn", 100),

@@ -1237,6 +1237,21 @@ impl Game for Gateway {
         (self.by_color[0] | self.by_color[1]) == self.by_role[EMPEROR]
     }
 
+    /// Passing flips the side to move and its hash key (no en passant exists); the halfmove
+    /// clock counts the pass as a ply. `None` while the mover's royal is threatened: a QK
+    /// with a threatened cell must transform (or is mated), and an Emperor in check must
+    /// escape.
+    fn null_move(&self) -> Option<Self> {
+        if self.in_check() {
+            return None;
+        }
+        let mut p = *self;
+        p.turn = !p.turn;
+        p.hash ^= tables().zob.side;
+        p.halfmove = p.halfmove.saturating_add(1);
+        Some(p)
+    }
+
     /// Every role of [`ROLES`], then the Quantum King.
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         ROLES

@@ -204,6 +204,21 @@ macro_rules! with_variant {
 impl<V: Variant> Game for Position<V> {
     type Moves = MoveList;
 
+    fn null_move(&self) -> Option<Self> {
+        if self.is_check() {
+            return None;
+        }
+        let z = &V::rules().zobrist;
+        let mut p = *self;
+        if let Some(ep) = p.ep.take() {
+            p.hash ^= z.ep(ep);
+        }
+        p.turn = !p.turn;
+        p.hash ^= z.side;
+        p.halfmove += 1;
+        Some(p)
+    }
+
     fn start() -> Self {
         Position::start()
     }
