@@ -8,7 +8,8 @@
 //! - **first-player advantage** = White's score (wins + draws / 2) / games.
 //! - **drawishness** = draws / games.
 //! - **decisiveness** = 1 − drawishness.
-//! - **completion** = games ended by the rules (not by the ply limit or adjudication) / games.
+//! - **completion** = games ended by the rules (not by the ply limit, adjudication or a
+//!   forfeit) / games.
 //! - **duration** = mean game length in plies.
 //!
 //! Every rate and mean has a 95% interval that treats the two games of a colour-swapped
@@ -152,9 +153,13 @@ pub fn stats_of(games: &[GameRecord]) -> Stats {
     s
 }
 
-/// Whether a game ended by the rules rather than by the ply cap or adjudication.
+/// Whether a game ended by the rules rather than by the ply cap, adjudication or a
+/// forfeit.
 fn by_rules(g: &GameRecord) -> bool {
-    g.termination != "max_plies" && g.termination != "adjudication"
+    !matches!(
+        g.termination.as_str(),
+        "max_plies" | "adjudication" | "illegal_move" | "engine_crash" | "time_forfeit"
+    )
 }
 
 /// Games the run was started for (in its shard).
@@ -290,7 +295,7 @@ pub fn balance(run: &RunData) -> Balance {
 }
 
 /// Every termination reason the toolkit writes, in column order.
-pub const TERMINATIONS: [&str; 8] = [
+pub const TERMINATIONS: [&str; 11] = [
     "checkmate",
     "stalemate",
     "repetition",
@@ -299,6 +304,9 @@ pub const TERMINATIONS: [&str; 8] = [
     "variant_end",
     "max_plies",
     "adjudication",
+    "illegal_move",
+    "engine_crash",
+    "time_forfeit",
 ];
 
 /// Columns that say which run a row comes from and how it was played, shared by

@@ -113,20 +113,26 @@ pub fn run(kind: VariantKind, with_perft: bool) -> BenchResult {
 /// configuration from random four-ply openings, capped at 300 plies.
 pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
     use crate::openings::Openings;
-    use crate::play::{play_game, Adjudication, Players};
+    use crate::play::{play_game, Adjudication, PlayerSpec, Players};
     with_variant!(kind, G => {
         let kinds = G::start().material_kinds();
         let openings = Openings::parse::<G>(crate::config::DEFAULT_OPENINGS)
             .expect("the default openings parse");
+        let spec = PlayerSpec::new(
+            &crate::config::EngineConfig::default_named(),
+            kind.name(),
+            &kinds,
+            Limits::nodes(nodes),
+            None,
+            None,
+        )
+        .expect("the default configuration fits every variant");
         let t = Instant::now();
         for id in 0..games {
             let seed = crate::tournament::game_seed(7, id);
             let (start, _) = openings.opening::<G>(id, seed);
-            let config = crate::config::EngineConfig::default_named();
-            let mut w = Searcher::new(config.search_config(&kinds, seed).unwrap_or_default());
-            let mut b = Searcher::new(config.search_config(&kinds, seed ^ 1).unwrap_or_default());
-            let limits = Limits::nodes(nodes);
-            play_game(start, Players { white: (&mut w, limits), black: (&mut b, limits) }, Adjudication { max_plies: crate::config::DEFAULT_MAX_PLIES, resign: None, draw: None }, false);
+            let (mut w, mut b) = (spec.player(seed), spec.player(seed ^ 1));
+            play_game(start, Players { white: &mut w, black: &mut b }, Adjudication { max_plies: crate::config::DEFAULT_MAX_PLIES, resign: None, draw: None }, false);
         }
         games as f64 * 60.0 / t.elapsed().as_secs_f64().max(1e-9)
     })

@@ -168,6 +168,13 @@ pub struct PlayArgs {
     /// Depth per move instead of nodes.
     #[arg(long, value_parser = within(1, 100), allow_negative_numbers = true)]
     depth: Option<u32>,
+    /// Time per move in milliseconds instead of nodes (not reproducible).
+    #[arg(long, conflicts_with_all = ["nodes", "depth", "tc"], value_parser = at_least(1), allow_negative_numbers = true)]
+    movetime: Option<u64>,
+    /// A clock per game, `BASE+INC` in seconds (`2+0.02`), instead of nodes: a side out of
+    /// time loses (`time_forfeit`). Not reproducible.
+    #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+    tc: Option<String>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
@@ -177,10 +184,12 @@ pub struct PlayArgs {
     /// `random-plies:P` or a file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
-    /// Engine A (White in the first game of each pair): `default` or a JSON file.
+    /// Engine A (White in the first game of each pair): `default`, a JSON file, or
+    /// `engine:CMD`, an external UCI engine started with the command line CMD
+    /// (`engine:stockfish`, `engine:"target/release/variantlab uci"`).
     #[arg(long, default_value = "default")]
     white: String,
-    /// Engine B: `default` or a JSON file.
+    /// Engine B: `default`, a JSON file, or `engine:CMD`.
     #[arg(long, default_value = "default")]
     black: String,
     /// Output folder (default out/VARIANT).
@@ -204,7 +213,7 @@ pub struct PlayArgs {
     shard: Option<String>,
     /// Finish the run in this folder.
     /// With `--games N`, a finished run is extended to N games.
-    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "seed", "white", "black", "out", "shard"])]
+    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "movetime", "tc", "seed", "white", "black", "out", "shard"])]
     resume: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
@@ -327,15 +336,24 @@ fn play(args: PlayArgs) -> Result<()> {
                 bail!("--adjudicate-draw: the number of plies must be at least 1");
             }
         }
-        let config = RunConfig {
+        let tc = args
+            .tc
+            .as_deref()
+            .map(crate::play::TimeControl::parse)
+            .transpose()?;
+        let timed = args.movetime.is_some() || tc.is_some();
+        let mut config = RunConfig {
             variant: name.clone(),
             games,
-            nodes: args.nodes.or(if args.depth.is_none() {
+            nodes: args.nodes.or(if args.depth.is_none() && !timed {
                 Some(crate::config::DEFAULT_NODES)
             } else {
                 None
             }),
             depth: args.depth,
+            movetime: args.movetime,
+            tc,
+            reproducible: true,
             seed: args.seed,
             openings: args.openings,
             white: EngineConfig::load(&args.white)?,
@@ -356,6 +374,7 @@ fn play(args: PlayArgs) -> Result<()> {
                 .map_or(0, |d| d.as_secs()),
             finished: None,
         };
+        config.reproducible = config.is_reproducible();
         let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
         (tournament::start(config, &dir, &opts)?, dir)
     };
@@ -456,10 +475,11 @@ pub struct SprtArgs {
     /// Variant name.
     #[arg(long, required_unless_present = "resume")]
     variant: Option<String>,
-    /// The reference configuration: `default` or a JSON file.
+    /// The reference configuration: `default`, a JSON file, or `engine:CMD` (an external
+    /// UCI engine).
     #[arg(long, default_value = "default")]
     base: String,
-    /// The candidate configuration: `default` or a JSON file.
+    /// The candidate configuration: `default`, a JSON file, or `engine:CMD`.
     #[arg(long, required_unless_present = "resume")]
     test: Option<String>,
     /// Elo of H0 (the candidate is no better than this).
@@ -480,6 +500,13 @@ pub struct SprtArgs {
     /// Nodes per move unless a configuration sets its own.
     #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
+    /// Time per move in milliseconds instead of nodes (not reproducible).
+    #[arg(long, conflicts_with_all = ["nodes", "tc"], value_parser = at_least(1), allow_negative_numbers = true)]
+    movetime: Option<u64>,
+    /// A clock per game, `BASE+INC` in seconds (`2+0.02`), instead of nodes: a side out of
+    /// time loses (`time_forfeit`). Not reproducible.
+    #[arg(long, conflicts_with = "nodes")]
+    tc: Option<String>,
     /// Give up undecided after this many games.
     #[arg(long, default_value_t = 20000, value_parser = at_least(2), allow_negative_numbers = true)]
     max_games: u64,
@@ -516,7 +543,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
         None => {
             let name = a.variant.expect("clap requires --variant");
             variant(&name)?;
-            let config = crate::sprt::SprtConfig {
+            let mut config = crate::sprt::SprtConfig {
                 variant: name,
                 base: EngineConfig::load(&a.base)?,
                 test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
@@ -526,11 +553,19 @@ fn sprt(a: SprtArgs) -> Result<()> {
                 beta: a.beta,
                 model: a.model,
                 nodes: a.nodes,
+                movetime: a.movetime,
+                tc: a
+                    .tc
+                    .as_deref()
+                    .map(crate::play::TimeControl::parse)
+                    .transpose()?,
+                reproducible: true,
                 max_games: a.max_games,
                 seed: a.seed,
                 openings: a.openings,
                 max_plies: a.max_plies,
             };
+            config.reproducible = config.is_reproducible();
             (
                 Some(config),
                 a.out.unwrap_or_else(|| PathBuf::from("out/sprt")),
@@ -542,6 +577,9 @@ fn sprt(a: SprtArgs) -> Result<()> {
         "result {}  LLR {:.3} [{:.3}, {:.3}]  games {}  penta {:?}  Elo {:+.1} [{:+.1}, {:+.1}]  nElo {:+.1} [{:+.1}, {:+.1}]",
         s.result, s.llr, s.lower, s.upper, s.games, s.penta, s.elo[0], s.elo[1], s.elo[2], s.nelo[0], s.nelo[1], s.nelo[2]
     );
+    if !s.reproducible {
+        out!("not reproducible: time limits or external engines");
+    }
     out!(
         "wrote {} and {}",
         dir.join("sprt.csv").display(),
@@ -720,6 +758,7 @@ pub fn run() -> Result<()> {
                 positional: true,
                 randomize,
                 seed,
+                disabled: 0,
             };
             search_cmd(
                 &variant,

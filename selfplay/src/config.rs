@@ -33,6 +33,20 @@ pub struct EngineConfig {
     /// equal engines differ; seeded per game, so still reproducible).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub randomize: Option<i32>,
+    /// Search techniques switched off, by name (`null_move`, `reverse_futility`,
+    /// `log_reductions`, `late_pruning`, `iterative_reduction`, `history_gravity`,
+    /// `aspiration`): how each technique is measured against the full search.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disable: Vec<String>,
+    /// An external UCI engine's command line instead of the built-in searcher (words split
+    /// on whitespace, `"double quotes"` grouping; no shell): `stockfish`,
+    /// `target/release/variantlab uci`. Games with one are not reproducible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// UCI options sent to the external engine (`setoption name K value V`) after the
+    /// handshake: `{"Hash": "16", "Threads": "1"}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, String>,
 }
 
 impl EngineConfig {
@@ -44,13 +58,23 @@ impl EngineConfig {
         }
     }
 
-    /// `default`, or a JSON file.
+    /// `default`, `engine:CMD` (an external UCI engine started with the command line
+    /// `CMD`, named after its program), or a JSON file.
     ///
     /// # Errors
-    /// An unreadable file, bad JSON (with line and column), or unknown fields.
+    /// An unreadable file, bad JSON (with line and column), unknown fields, or an empty
+    /// or badly quoted engine command.
     pub fn load(spec: &str) -> Result<EngineConfig> {
         if spec == "default" {
             return Ok(EngineConfig::default_named());
+        }
+        if let Some(command) = spec.strip_prefix("engine:") {
+            crate::engine_process::split_command(command)?;
+            return Ok(EngineConfig {
+                name: crate::engine_process::engine_name(command),
+                engine: Some(command.trim().to_string()),
+                ..EngineConfig::default()
+            });
         }
         let text = std::fs::read_to_string(spec)
             .with_context(|| format!("reading engine configuration {spec}"))?;
@@ -62,6 +86,11 @@ impl EngineConfig {
                 .map_or_else(|| spec.to_string(), |s| s.to_string_lossy().into_owned());
         }
         Ok(c)
+    }
+
+    /// Whether this is an external engine (`engine` set).
+    pub fn is_external(&self) -> bool {
+        self.engine.is_some()
     }
 
     /// The search limits, falling back to the run's.
@@ -94,9 +123,48 @@ impl EngineConfig {
                 );
             }
         }
+        if self.is_external() {
+            let builtin = [
+                ("values", !self.values.is_empty()),
+                ("positional", self.positional.is_some()),
+                ("hash_mib", self.hash_mib.is_some()),
+                ("randomize", self.randomize.is_some()),
+                ("disable", !self.disable.is_empty()),
+            ];
+            if let Some((field, _)) = builtin.iter().find(|f| f.1) {
+                bail!(
+                    "configuration {:?}: {field:?} is a setting of the built-in engine; an external engine takes UCI \"options\"",
+                    self.name
+                );
+            }
+            return Ok(());
+        }
+        if !self.options.is_empty() {
+            bail!(
+                "configuration {:?}: \"options\" are UCI options of an external engine; this configuration has no \"engine\"",
+                self.name
+            );
+        }
         check_hash(self.hash_mib.unwrap_or(2))
             .with_context(|| format!("configuration {:?}: \"hash_mib\"", self.name))?;
         self.search_config(kinds, 0).map(|_| ())
+    }
+
+    /// For an external engine: starts it, completes the UCI handshake, sets the variant and
+    /// options, and stops it, so a missing program or an engine that cannot play `variant`
+    /// is an error before any game. Nothing to do for the built-in engine.
+    ///
+    /// # Errors
+    /// The engine cannot be started, does not answer `uciok`/`readyok` in time, or lacks
+    /// the variant or an option.
+    pub fn check_engine(&self, variant: &str) -> Result<()> {
+        if let Some(command) = &self.engine {
+            let mut e = crate::engine_process::UciEngine::start(command, None)
+                .with_context(|| format!("configuration {:?}", self.name))?;
+            e.configure(variant, &self.options)
+                .with_context(|| format!("configuration {:?}", self.name))?;
+        }
+        Ok(())
     }
 
     /// The search configuration for a variant whose material kinds are `kinds`.
@@ -116,12 +184,28 @@ impl EngineConfig {
             };
             values[i] = v;
         }
+        let mut disabled = 0;
+        for name in &self.disable {
+            let Some(t) = variantlab_engine::search::Technique::from_name(name) else {
+                let known: Vec<&str> = variantlab_engine::search::Technique::ALL
+                    .iter()
+                    .map(|t| t.name())
+                    .collect();
+                bail!(
+                    "configuration {:?}: unknown technique {name:?} in \"disable\"; known: {}",
+                    self.name,
+                    known.join(", ")
+                );
+            };
+            disabled |= t as u32;
+        }
         Ok(SearchConfig {
             values,
             hash_mib: self.hash_mib.unwrap_or(2),
             positional: self.positional.unwrap_or(true),
             randomize: self.randomize.unwrap_or(10),
             seed,
+            disabled,
         })
     }
 }

@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod engine_process;
 pub mod openings;
 pub mod play;
 pub mod report;

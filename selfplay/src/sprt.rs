@@ -14,7 +14,7 @@
 
 use crate::config::EngineConfig;
 use crate::openings::Openings;
-use crate::play::{play_game, Adjudication, Players};
+use crate::play::{play_game, Adjudication, PlayerSpec, Players, TimeControl};
 use crate::stats::{EloModel, Sprt, SprtStatus, Stats};
 use crate::tournament::{game_seed, read_csv};
 use anyhow::{bail, Context, Result};
@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
 use std::path::Path;
 use variantlab_engine::game::Game;
-use variantlab_engine::search::{Limits, Searcher};
+use variantlab_engine::search::Limits;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
 /// Everything that defines an SPRT match; saved as `sprt_config.json`.
@@ -46,8 +46,18 @@ pub struct SprtConfig {
     pub beta: f64,
     /// `logistic` or `normalized` Elo bounds.
     pub model: String,
-    /// Nodes per move unless a configuration says otherwise.
+    /// Nodes per move unless a configuration says otherwise (or `movetime`/`tc` is set).
     pub nodes: u64,
+    /// Time per move in milliseconds instead of nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movetime: Option<u64>,
+    /// A clock per game for every player; a side out of time loses (`time_forfeit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<TimeControl>,
+    /// Whether the games (and so the decision) are fixed by the seed: false with time
+    /// limits or an external engine.
+    #[serde(default = "yes")]
+    pub reproducible: bool,
     /// Stop after this many games without a decision.
     pub max_games: u64,
     /// Master seed.
@@ -58,7 +68,29 @@ pub struct SprtConfig {
     pub max_plies: u32,
 }
 
+fn yes() -> bool {
+    true
+}
+
 impl SprtConfig {
+    /// The limits per move of a player whose configuration sets none.
+    pub fn default_limits(&self) -> Limits {
+        if self.movetime.is_some() || self.tc.is_some() {
+            crate::tournament::default_limits(None, None, self.movetime, self.tc)
+        } else {
+            Limits::nodes(self.nodes)
+        }
+    }
+
+    /// Whether these settings fix every game by the seed: no time limit, no external
+    /// engine.
+    pub fn is_reproducible(&self) -> bool {
+        self.movetime.is_none()
+            && self.tc.is_none()
+            && !self.base.is_external()
+            && !self.test.is_external()
+    }
+
     fn test(&self) -> Result<Sprt> {
         let model = match self.model.as_str() {
             "logistic" => EloModel::Logistic,
@@ -125,6 +157,8 @@ pub struct SprtSummary {
     pub elo: [f64; 3],
     /// Normalised Elo with its 95% interval.
     pub nelo: [f64; 3],
+    /// Whether the match is fixed by its seed (false with time limits or external engines).
+    pub reproducible: bool,
 }
 
 fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
@@ -149,6 +183,7 @@ fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
         penta: s.penta,
         elo: [s.pair_elo(), el, eh],
         nelo,
+        reproducible: true,
     }
 }
 
@@ -192,6 +227,8 @@ pub fn run(
                 c.base.validate(&kinds)?;
                 c.test.validate(&kinds)?;
             });
+            c.base.check_engine(&c.variant)?;
+            c.test.check_engine(&c.variant)?;
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output folder {}", dir.display()))?;
             std::fs::write(&cpath, serde_json::to_string_pretty(&c)? + "\n")
@@ -257,7 +294,19 @@ fn run_variant<G: Game>(
         .num_threads(threads.max(1))
         .stack_size(variantlab_engine::search::THREAD_STACK)
         .build()?;
-    let default = Limits::nodes(config.nodes);
+    // Both players are set up (external engines started) before anything is played.
+    let logs = dir.join(crate::tournament::ENGINE_LOGS);
+    let spec = |c: &EngineConfig| {
+        PlayerSpec::new(
+            c,
+            &config.variant,
+            &kinds,
+            config.default_limits(),
+            config.tc,
+            Some(&logs),
+        )
+    };
+    let (test_spec, base_spec) = (spec(&config.test)?, spec(&config.base)?);
     let max_pairs = config.max_games.div_ceil(2);
     let mut next = done.len() as u64;
     let mut decided = verdict(&sprt, &stats);
@@ -273,17 +322,14 @@ fn run_variant<G: Game>(
                         let seed = game_seed(config.seed, id);
                         // The test configuration is White in the first game of the pair.
                         let (w, b) = if g == 0 {
-                            (&config.test, &config.base)
+                            (&test_spec, &base_spec)
                         } else {
-                            (&config.base, &config.test)
+                            (&base_spec, &test_spec)
                         };
-                        let mut ws =
-                            Searcher::new(w.search_config(&kinds, seed).unwrap_or_default());
-                        let mut bs =
-                            Searcher::new(b.search_config(&kinds, seed ^ 1).unwrap_or_default());
+                        let (mut w, mut b) = (w.player(seed), b.player(seed ^ 1));
                         let players = Players {
-                            white: (&mut ws, w.limits(default)),
-                            black: (&mut bs, b.limits(default)),
+                            white: &mut w,
+                            black: &mut b,
                         };
                         let o = play_game(
                             start.clone(),
@@ -335,7 +381,11 @@ fn run_variant<G: Game>(
         }
     }
     bar.finish_and_clear();
-    let s = summary(&sprt, &stats, decided);
+    drop((test_spec, base_spec));
+    let s = SprtSummary {
+        reproducible: config.reproducible,
+        ..summary(&sprt, &stats, decided)
+    };
     std::fs::write(
         dir.join("sprt.json"),
         serde_json::to_string_pretty(&s)? + "\n",

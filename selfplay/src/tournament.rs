@@ -9,7 +9,7 @@
 
 use crate::config::EngineConfig;
 use crate::openings::Openings;
-use crate::play::{play_game, Adjudication, GameOutcome, Players};
+use crate::play::{play_game, Adjudication, GameOutcome, PlayerSpec, Players, TimeControl};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
 use variantlab_engine::game::Game;
-use variantlab_engine::search::{Limits, Searcher};
+use variantlab_engine::search::Limits;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
@@ -36,6 +36,16 @@ pub struct RunConfig {
     pub nodes: Option<u64>,
     /// Default depth per move (when no nodes).
     pub depth: Option<u32>,
+    /// Default time per move in milliseconds (when neither nodes nor depth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movetime: Option<u64>,
+    /// A clock per game for every player; a side out of time loses (`time_forfeit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<TimeControl>,
+    /// Whether the games are fixed by the seed: false with time limits or an external
+    /// engine (then a resumed or repeated run plays other games).
+    #[serde(default = "yes")]
+    pub reproducible: bool,
     /// Master seed.
     pub seed: u64,
     /// `random-plies:P` or an openings file path.
@@ -85,6 +95,9 @@ impl RunConfig {
             games,
             nodes: Some(nodes),
             depth: None,
+            movetime: None,
+            tc: None,
+            reproducible: true,
             seed,
             openings: crate::config::DEFAULT_OPENINGS.into(),
             white: EngineConfig::default_named(),
@@ -163,12 +176,19 @@ impl RunConfig {
         Ok(copy.display().to_string())
     }
 
-    fn default_limits(&self) -> Limits {
-        match (self.nodes, self.depth) {
-            (Some(n), _) => Limits::nodes(n),
-            (None, Some(d)) => Limits::depth(d),
-            _ => Limits::nodes(crate::config::DEFAULT_NODES),
-        }
+    /// The limits per move of a player whose configuration sets none: nodes, depth or
+    /// movetime; none with a clock alone (the clock then sets each move's time).
+    pub fn default_limits(&self) -> Limits {
+        default_limits(self.nodes, self.depth, self.movetime, self.tc)
+    }
+
+    /// Whether these settings fix every game by the seed: no time limit, no external
+    /// engine.
+    pub fn is_reproducible(&self) -> bool {
+        self.movetime.is_none()
+            && self.tc.is_none()
+            && !self.white.is_external()
+            && !self.black.is_external()
     }
 
     /// Whether game `id` belongs to this run's shard.
@@ -179,6 +199,30 @@ impl RunConfig {
         }
     }
 }
+
+/// The limits per move from a command's `--nodes`, `--depth`, `--movetime` and `--tc`, in
+/// that order of precedence; the default node count when none is given.
+pub fn default_limits(
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    tc: Option<TimeControl>,
+) -> Limits {
+    match (nodes, depth, movetime) {
+        (Some(n), _, _) => Limits::nodes(n),
+        (None, Some(d), _) => Limits::depth(d),
+        (None, None, Some(ms)) => Limits::movetime(ms),
+        _ if tc.is_some() => Limits::default(),
+        _ => Limits::nodes(crate::config::DEFAULT_NODES),
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The folder, inside a run folder, of the external engines' standard error logs.
+pub const ENGINE_LOGS: &str = "engines";
 
 /// The run folder's copy of an openings file.
 pub const OPENINGS_COPY: &str = "openings.txt";
@@ -314,7 +358,13 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
             dir.display(),
             saved.games,
             saved.variant,
-            saved.nodes.map_or_else(|| format!("depth {}", saved.depth.unwrap_or(0)), |n| format!("{n} nodes")),
+            match (saved.nodes, saved.depth, saved.movetime, saved.tc) {
+                (Some(n), ..) => format!("{n} nodes"),
+                (None, Some(d), ..) => format!("depth {d}"),
+                (None, None, Some(ms), _) => format!("{ms} ms per move"),
+                (None, None, None, Some(tc)) => format!("clock {tc}"),
+                _ => "default limits".to_string(),
+            },
         ),
         None => Ok(false),
     }
@@ -361,6 +411,8 @@ fn validate(config: &RunConfig) -> Result<()> {
         config.white.validate(&kinds)?;
         config.black.validate(&kinds)?;
     });
+    config.white.check_engine(&config.variant)?;
+    config.black.check_engine(&config.variant)?;
     Ok(())
 }
 
@@ -454,6 +506,9 @@ pub struct Summary {
     pub stats: crate::stats::Stats,
     /// Mean plies.
     pub mean_plies: f64,
+    /// Whether the run had time limits or external engines (its games are not fixed by the
+    /// seed); the line says so.
+    pub not_reproducible: bool,
 }
 
 impl Summary {
@@ -499,6 +554,7 @@ impl Summary {
             } else {
                 0.0
             },
+            not_reproducible: false,
         }
     }
 
@@ -517,7 +573,11 @@ impl Summary {
             hi,
             100.0 * s.draw_rate(),
             self.mean_plies
-        )
+        ) + if self.not_reproducible {
+            "  (not reproducible: time limits or external engines)"
+        } else {
+            ""
+        }
     }
 }
 
@@ -543,9 +603,13 @@ struct Job {
 fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
     let openings = Openings::parse::<G>(&config.openings_in(dir)?)?;
     let kinds = G::start().material_kinds();
-    // Check both configurations against the variant before playing anything.
-    config.white.search_config(&kinds, 0)?;
-    config.black.search_config(&kinds, 0)?;
+    // Both players are set up (external engines started) before anything is played.
+    let logs = dir.join(ENGINE_LOGS);
+    let defaults = config.default_limits();
+    let spec = |c: &EngineConfig| {
+        PlayerSpec::new(c, &config.variant, &kinds, defaults, config.tc, Some(&logs))
+    };
+    let (spec_a, spec_b) = (spec(&config.white)?, spec(&config.black)?);
     let header = games_header(&kinds);
     let games_path = dir.join("games.csv");
     let moves_path = dir.join("moves.csv");
@@ -620,8 +684,8 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
         .stack_size(variantlab_engine::search::THREAD_STACK)
         .build()?;
     let (tx, rx) = mpsc::channel::<(u64, Vec<String>, Vec<Vec<String>>)>();
-    let defaults = config.default_limits();
     let cfg = &config;
+    let specs = (&spec_a, &spec_b);
     let openings = &openings;
     let kinds_ref = &kinds;
     let write_result: Result<()> = std::thread::scope(|scope| {
@@ -632,26 +696,21 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
                     let pair = job.id / 2;
                     let (start, opening) =
                         openings.opening::<G>(pair, game_seed(cfg.seed, pair * 2));
-                    let (a, b) = (&cfg.white, &cfg.black);
-                    let (wcfg, bcfg) = if job.id % 2 == 0 { (a, b) } else { (b, a) };
-                    // Configurations were validated above.
-                    let mut ws =
-                        Searcher::new(wcfg.search_config(kinds_ref, job.seed).unwrap_or_default());
-                    let mut bs = Searcher::new(
-                        bcfg.search_config(kinds_ref, job.seed ^ 1)
-                            .unwrap_or_default(),
-                    );
+                    let (a, b) = specs;
+                    let (ws, bs) = if job.id % 2 == 0 { (a, b) } else { (b, a) };
+                    let (mut w, mut b) = (ws.player(job.seed), bs.player(job.seed ^ 1));
                     let players = Players {
-                        white: (&mut ws, wcfg.limits(defaults)),
-                        black: (&mut bs, bcfg.limits(defaults)),
+                        white: &mut w,
+                        black: &mut b,
                     };
                     let out = play_game(start.clone(), players, cfg.adjudication, cfg.record_moves);
+                    drop((w, b));
                     let row = game_row(
                         cfg,
                         job,
                         pair,
                         &opening,
-                        (wcfg, bcfg),
+                        (ws.name(), bs.name()),
                         &out,
                         kinds_ref.len(),
                         t.elapsed().as_millis(),
@@ -700,7 +759,11 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
         config.finished = Some(now());
         write_json(&dir.join("run.json"), &config)?;
     }
-    Ok(Summary::from_rows(&all_rows))
+    drop((spec_a, spec_b));
+    Ok(Summary {
+        not_reproducible: !config.reproducible,
+        ..Summary::from_rows(&all_rows)
+    })
 }
 
 fn live_message(s: &Summary) -> String {
@@ -736,7 +799,7 @@ fn game_row(
     job: &Job,
     pair: u64,
     opening: &str,
-    (w, b): (&EngineConfig, &EngineConfig),
+    (w, b): (&str, &str),
     out: &GameOutcome,
     nkinds: usize,
     ms: u128,
@@ -747,8 +810,8 @@ fn game_row(
         job.seed.to_string(),
         cfg.variant.clone(),
         opening.to_string(),
-        w.name.clone(),
-        b.name.clone(),
+        w.to_string(),
+        b.to_string(),
         out.end.result().to_string(),
         out.end.reason().to_string(),
         out.plies.to_string(),
@@ -858,6 +921,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     }
     write_json(&out.join("run.json"), &config)?;
     rewrite(&out.join("games.csv"), &header, rows.clone())?;
+    let not_reproducible = !config.reproducible;
     if config.record_moves {
         moves.sort_by_key(|r| {
             (
@@ -871,5 +935,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
             moves,
         )?;
     }
-    Ok(Summary::from_rows(&rows))
+    Ok(Summary {
+        not_reproducible,
+        ..Summary::from_rows(&rows)
+    })
 }

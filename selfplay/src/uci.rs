@@ -28,8 +28,7 @@ use variantlab_engine::{with_variant, Color, VariantKind};
 /// quietly (its reader went away).
 fn emit(line: &str) {
     let mut o = std::io::stdout().lock();
-    if o
-        .write_all(line.as_bytes())
+    if o.write_all(line.as_bytes())
         .and_then(|()| o.write_all(b"\n"))
         .and_then(|()| o.flush())
         .is_err()
@@ -86,7 +85,8 @@ pub fn run() -> Result<()> {
         config: EngineConfig::default_named(),
     };
     loop {
-        let next = with_variant!(options.variant, G => Session::<G>::new(&options).run(&rx, &mut options));
+        let next =
+            with_variant!(options.variant, G => Session::<G>::new(&options).run(&rx, &mut options));
         match next {
             Next::Quit => return Ok(()),
             Next::Variant(k) => options.variant = k,
@@ -222,9 +222,12 @@ impl<G: Game + Send + 'static> Session<G> {
                 }
             },
             "hash" => {
-                match value.parse::<usize>().map_err(|e| e.to_string()).and_then(|mib| {
-                    variantlab_engine::search::tt::TranspositionTable::try_new(mib).map(|_| mib)
-                }) {
+                match value
+                    .parse::<usize>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|mib| {
+                        variantlab_engine::search::tt::TranspositionTable::try_new(mib).map(|_| mib)
+                    }) {
                     Ok(mib) => {
                         options.hash_mib = mib;
                         self.searcher = Some(Searcher::new(options.search_config::<G>()));
@@ -287,7 +290,9 @@ impl<G: Game + Send + 'static> Session<G> {
         } else if let Some(fen) = setup.strip_prefix("fen ") {
             G::from_text(fen.trim()).map_err(|e| format!("bad position text: {e}"))?
         } else {
-            return Err(format!("position needs `startpos` or `fen TEXT`, got {setup:?}"));
+            return Err(format!(
+                "position needs `startpos` or `fen TEXT`, got {setup:?}"
+            ));
         };
         let mut history = Vec::new();
         for word in moves.split_whitespace() {
@@ -369,7 +374,11 @@ impl<G: Game + Send + 'static> Session<G> {
         ));
         let mut moves = G::Moves::default();
         self.pos.legal_moves(&mut moves);
-        let texts: Vec<String> = moves.as_ref().iter().map(|&m| self.pos.move_text(m)).collect();
+        let texts: Vec<String> = moves
+            .as_ref()
+            .iter()
+            .map(|&m| self.pos.move_text(m))
+            .collect();
         emit(&format!("Legal moves: {}", texts.join(" ")));
     }
 }

@@ -19,7 +19,7 @@
 
 use crate::analysis::RunData;
 use crate::openings::Openings;
-use crate::play::{play_game, Adjudication, Players};
+use crate::play::{play_game, Adjudication, PlayerSpec, Players};
 use crate::stats::{elo_from_score, fieller_interval, fixed, z_for_confidence, RatioInterval};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 use variantlab_engine::game::Game;
-use variantlab_engine::search::{Limits, SearchConfig, Searcher};
+use variantlab_engine::search::Limits;
 use variantlab_engine::Color;
 
 /// One estimate, as written to `piece_values.csv`.
@@ -146,6 +146,15 @@ fn odds_elo<G: Game>(
     let openings =
         Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
     let kinds = start.material_kinds();
+    let spec = PlayerSpec::new(
+        &crate::config::EngineConfig::default_named(),
+        start.variant_name(),
+        &kinds,
+        Limits::nodes(set.nodes),
+        None,
+        None,
+    )
+    .expect("the default configuration fits every variant");
     let points: Vec<f64> = pool.install(|| {
         (0..set.pairs * 2)
             .into_par_iter()
@@ -159,20 +168,12 @@ fn odds_elo<G: Game>(
                 };
                 let base = handicapped[(id % 2) as usize].clone();
                 let pos = random_plies(base, &openings, seed);
-                let config = |s| SearchConfig {
-                    values: kinds.iter().map(|k| k.1).collect(),
-                    hash_mib: 2,
-                    positional: true,
-                    randomize: 10,
-                    seed: s,
-                };
-                let (mut w, mut b) = (Searcher::new(config(seed)), Searcher::new(config(seed ^ 1)));
-                let limits = Limits::nodes(set.nodes);
+                let (mut w, mut b) = (spec.player(seed), spec.player(seed ^ 1));
                 let out = play_game(
                     pos,
                     Players {
-                        white: (&mut w, limits),
-                        black: (&mut b, limits),
+                        white: &mut w,
+                        black: &mut b,
                     },
                     Adjudication {
                         max_plies: crate::config::DEFAULT_MAX_PLIES,

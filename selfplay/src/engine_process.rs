@@ -1,0 +1,644 @@
+//! External engines over UCI: a child process started from a command line, spoken to through
+//! its standard input and output, its standard error appended to a log file.
+//!
+//! Every wait has a deadline: a reader thread forwards the engine's output lines into a
+//! channel, read with `recv_timeout`, so an engine that hangs costs its game (the caller
+//! declares a time forfeit) and never the run. An engine whose process ends or whose pipes
+//! break is marked broken; [`EnginePool`] starts a fresh one for the next game. The process
+//! is killed when its [`UciEngine`] is dropped.
+
+use anyhow::{bail, Context, Result};
+use std::collections::{BTreeMap, VecDeque};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use variantlab_engine::search::MATE;
+
+/// How long an engine may take to answer `uci` with `uciok`, or `isready` with `readyok`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Lines of the engine's standard error kept for error messages.
+const STDERR_TAIL: usize = 20;
+
+/// Splits a command line into words as a shell would in simple cases: words are separated by
+/// whitespace, and `"double quotes"` group words (the quotes are removed). No other shell
+/// syntax: no variables, globs, pipes or escapes.
+///
+/// # Errors
+/// An unclosed quote, or no words at all.
+pub fn split_command(command: &str) -> Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut in_word) = (false, false);
+    for c in command.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quoted {
+        bail!("engine command {command:?}: unclosed double quote");
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        bail!("engine command {command:?}: empty");
+    }
+    Ok(words)
+}
+
+/// A short name for the engine a command starts, for CSV columns and log file names: the
+/// program's file name without extension (`stockfish`, `variantlab`), or for an interpreter
+/// (`python3 x.py`, `sh x.sh` ...) its script's. Only letters, digits, `.`, `_` and `-`.
+pub fn engine_name(command: &str) -> String {
+    let words = split_command(command).unwrap_or_default();
+    let stem = |w: &str| {
+        Path::new(w)
+            .file_stem()
+            .map_or_else(|| w.to_string(), |s| s.to_string_lossy().into_owned())
+    };
+    let mut name = words.first().map(|w| stem(w)).unwrap_or_default();
+    let interpreter = name.starts_with("python")
+        || [
+            "perl", "ruby", "node", "sh", "bash", "java", "pypy", "pypy3",
+        ]
+        .contains(&name.as_str());
+    if interpreter {
+        if let Some(script) = words.iter().skip(1).find(|w| !w.starts_with('-')) {
+            name = stem(script);
+        }
+    }
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        "engine".into()
+    } else {
+        name
+    }
+}
+
+/// Why an engine gave no usable answer during a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The process ended or a pipe broke (with what is known: exit status, stderr's end).
+    Crashed(String),
+    /// No answer before the deadline (what was awaited).
+    Timeout(String),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Crashed(s) => write!(f, "the engine crashed: {s}"),
+            EngineError::Timeout(s) => write!(f, "no answer in time: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoReply {
+    /// The word after `bestmove` (empty when there was none).
+    pub bestmove: String,
+    /// The last `info ... score` before it, in centipawns from the mover's point of view
+    /// (`mate N` mapped to the searcher's mate scores).
+    pub score: Option<i32>,
+}
+
+/// The score of an `info` line: `score cp N` or `score mate N`, from the mover's view.
+pub fn info_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+        return None;
+    }
+    let i = words.iter().position(|&w| w == "score")?;
+    let value: i32 = words.get(i + 2)?.parse().ok()?;
+    match *words.get(i + 1)? {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(MATE - (2 * value - 1)),
+        "mate" => Some(-MATE + 2 * value.abs()),
+        _ => None,
+    }
+}
+
+/// A running UCI engine.
+pub struct UciEngine {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_done: Receiver<()>,
+    /// `option name NAME type ...` lines, by name.
+    options: BTreeMap<String, String>,
+    broken: bool,
+}
+
+impl UciEngine {
+    /// Starts `command` (see [`split_command`]) with its standard error appended to `log`
+    /// (kept in memory for error messages only when `None`), and completes the `uci`
+    /// handshake.
+    ///
+    /// # Errors
+    /// A program that cannot be started, or that does not answer `uciok` within
+    /// [`HANDSHAKE_TIMEOUT`] (with the end of its standard error).
+    pub fn start(command: &str, log: Option<&Path>) -> Result<UciEngine> {
+        let words = split_command(command)?;
+        let log_file = match log {
+            Some(p) => {
+                if let Some(dir) = p.parent() {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating {}", dir.display()))?;
+                }
+                Some(
+                    OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(p)
+                        .with_context(|| format!("opening {}", p.display()))?,
+                )
+            }
+            None => None,
+        };
+        let mut child = Command::new(&words[0])
+            .args(&words[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("engine {command:?}: cannot start {:?}", words[0]))?;
+        let stdin = child.stdin.take().context("engine stdin")?;
+        let stdout = child.stdout.take().context("engine stdout")?;
+        let stderr = child.stderr.take().context("engine stderr")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("uci-stdout".into())
+            .spawn(move || {
+                let mut r = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match r.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buf).trim().to_string();
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+            .context("starting a reader thread")?;
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (done_tx, stderr_done) = mpsc::channel();
+        let tail = Arc::clone(&stderr_tail);
+        std::thread::Builder::new()
+            .name("uci-stderr".into())
+            .spawn(move || {
+                copy_stderr(stderr, log_file, &tail);
+                let _ = done_tx.send(());
+            })
+            .context("starting a reader thread")?;
+        let mut engine = UciEngine {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines,
+            stderr_tail,
+            stderr_done,
+            options: BTreeMap::new(),
+            broken: false,
+        };
+        engine
+            .handshake()
+            .map_err(|e| anyhow::anyhow!("engine {command:?} failed the UCI handshake: {e}"))?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self) -> Result<(), EngineError> {
+        self.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let line = self.recv(deadline, "uciok after uci")?;
+            if line == "uciok" {
+                return Ok(());
+            }
+            if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest
+                    .split(" type ")
+                    .next()
+                    .unwrap_or(rest)
+                    .trim()
+                    .to_string();
+                self.options.insert(name, line.clone());
+            }
+        }
+    }
+
+    /// The command this engine was started with.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// The option advertised as `name` (case-insensitively): its whole `option` line.
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets the variant (`UCI_Variant`, when the variant is not chess) and `options`, then
+    /// waits for `readyok`.
+    ///
+    /// # Errors
+    /// An engine that cannot play `variant` (no `UCI_Variant` option, or one whose list
+    /// lacks it), an option it does not advertise, or no `readyok`.
+    pub fn configure(&mut self, variant: &str, options: &BTreeMap<String, String>) -> Result<()> {
+        let command = self.command.clone();
+        if variant != "chess" {
+            let Some(line) = self.option("UCI_Variant") else {
+                bail!("engine {command:?} has no UCI_Variant option, so it plays only chess, not {variant}");
+            };
+            let vars: Vec<&str> = line
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .filter(|w| w[0] == "var")
+                .map(|w| w[1])
+                .collect();
+            if !vars.is_empty() && !vars.contains(&variant) {
+                bail!("engine {command:?} does not play {variant} (its UCI_Variant knows {} variants, not this one)", vars.len());
+            }
+            self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        }
+        for (name, value) in options {
+            let Some(line) = self.option(name) else {
+                let known: Vec<&String> = self.options.keys().collect();
+                bail!("engine {command:?} has no option {name:?}; it has {known:?}");
+            };
+            let real = line["option name ".len()..]
+                .split(" type ")
+                .next()
+                .unwrap_or(name)
+                .trim()
+                .to_string();
+            self.send(&format!("setoption name {real} value {value}"))?;
+        }
+        self.sync()
+            .map_err(|e| anyhow::anyhow!("engine {command:?}: {e}"))
+    }
+
+    /// `isready`, then waits for `readyok` (other lines are dropped).
+    ///
+    /// # Errors
+    /// A crash, or no `readyok` within [`HANDSHAKE_TIMEOUT`].
+    pub fn sync(&mut self) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        while self.recv(deadline, "readyok after isready")? != "readyok" {}
+        Ok(())
+    }
+
+    /// `ucinewgame` and `isready`.
+    ///
+    /// # Errors
+    /// As [`UciEngine::sync`].
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.send("ucinewgame")?;
+        self.sync()
+    }
+
+    /// Sends `position` and `go`, and waits until `timeout` for `bestmove`, keeping the last
+    /// score of the `info` lines.
+    ///
+    /// # Errors
+    /// A crash or the deadline passing (the engine is then broken: it may still be
+    /// searching).
+    pub fn go(
+        &mut self,
+        position: &str,
+        go: &str,
+        timeout: Duration,
+    ) -> Result<GoReply, EngineError> {
+        self.send(position)?;
+        self.send(go)?;
+        let deadline = Instant::now() + timeout;
+        let mut score = None;
+        loop {
+            let line = self.recv(deadline, "bestmove after go")?;
+            if line == "bestmove" || line.starts_with("bestmove ") {
+                let bestmove = line.split_whitespace().nth(1).unwrap_or("").to_string();
+                return Ok(GoReply { bestmove, score });
+            }
+            if let Some(s) = info_score(&line) {
+                score = Some(s);
+            }
+        }
+    }
+
+    /// Whether the engine crashed or missed a deadline; such an engine is not reused.
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Writes one line to the engine.
+    ///
+    /// # Errors
+    /// A broken pipe (the engine is gone).
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        let r = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        r.map_err(|e| {
+            self.broken = true;
+            EngineError::Crashed(self.describe_exit(&format!("writing to it failed: {e}")))
+        })
+    }
+
+    fn recv(&mut self, deadline: Instant, what: &str) -> Result<String, EngineError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => {
+                self.broken = true;
+                Err(EngineError::Timeout(what.to_string()))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                self.broken = true;
+                Err(EngineError::Crashed(self.describe_exit(&format!(
+                    "its output ended while waiting for {what}"
+                ))))
+            }
+        }
+    }
+
+    /// What is known about an engine that went away: exit status and the end of stderr.
+    fn describe_exit(&mut self, what: &str) -> String {
+        // Give the process and the stderr reader a moment to finish.
+        let mut status = None;
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                let _ = self
+                    .stderr_done
+                    .recv_timeout(until.saturating_duration_since(Instant::now()));
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let mut s = what.to_string();
+        if let Some(st) = status {
+            s += &format!(" ({st})");
+        }
+        let tail = self
+            .stderr_tail
+            .lock()
+            .map(|t| t.clone())
+            .unwrap_or_default();
+        let last: Vec<String> = tail.iter().rev().take(3).rev().cloned().collect();
+        if !last.is_empty() {
+            s += &format!("; its stderr ends: {}", last.join(" | "));
+        }
+        s
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn copy_stderr(
+    stderr: std::process::ChildStderr,
+    mut log: Option<File>,
+    tail: &Mutex<VecDeque<String>>,
+) {
+    let mut r = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match r.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                if let Some(f) = log.as_mut() {
+                    if !buf.ends_with(b"\n") {
+                        buf.push(b'\n');
+                    }
+                    let _ = f.write_all(&buf);
+                }
+                if let Ok(mut t) = tail.lock() {
+                    if t.len() == STDERR_TAIL {
+                        t.pop_front();
+                    }
+                    t.push_back(String::from_utf8_lossy(&buf).trim_end().to_string());
+                }
+            }
+        }
+    }
+}
+
+/// The engines of one configuration in a run: started and configured alike, one per worker
+/// thread at most, reused from game to game; a broken one is dropped (killed) and replaced.
+pub struct EnginePool {
+    command: String,
+    variant: String,
+    options: BTreeMap<String, String>,
+    log: Option<PathBuf>,
+    idle: Mutex<Vec<UciEngine>>,
+}
+
+impl EnginePool {
+    /// A pool for `command`, playing `variant` with `options`, stderr appended to `log`.
+    /// One engine is started and configured now, so a missing program or an engine that
+    /// cannot play the variant is an error before any game.
+    ///
+    /// # Errors
+    /// As [`UciEngine::start`] and [`UciEngine::configure`].
+    pub fn new(
+        command: &str,
+        variant: &str,
+        options: &BTreeMap<String, String>,
+        log: Option<PathBuf>,
+    ) -> Result<Arc<EnginePool>> {
+        let pool = EnginePool {
+            command: command.to_string(),
+            variant: variant.to_string(),
+            options: options.clone(),
+            log,
+            idle: Mutex::new(Vec::new()),
+        };
+        let first = pool.start_engine()?;
+        pool.give_back(first);
+        Ok(Arc::new(pool))
+    }
+
+    /// Starts and configures a new engine.
+    ///
+    /// # Errors
+    /// As [`EnginePool::new`].
+    pub fn start_engine(&self) -> Result<UciEngine> {
+        let mut e = UciEngine::start(&self.command, self.log.as_deref())?;
+        e.configure(&self.variant, &self.options)?;
+        Ok(e)
+    }
+
+    /// An idle engine, if there is one.
+    pub fn take(&self) -> Option<UciEngine> {
+        self.idle.lock().ok()?.pop()
+    }
+
+    /// Returns an engine after a game; a broken one is dropped (and so killed).
+    pub fn give_back(&self, engine: UciEngine) {
+        if !engine.is_broken() {
+            if let Ok(mut idle) = self.idle.lock() {
+                idle.push(engine);
+            }
+        }
+    }
+
+    /// Appends a line from variantlab (why a game was forfeited) to the stderr log.
+    pub fn note(&self, text: &str) {
+        if let Some(p) = &self.log {
+            if let Ok(mut f) = OpenOptions::new().create(true).append(true).open(p) {
+                let _ = f.write_all(format!("# variantlab: {text}\n").as_bytes());
+            }
+        }
+    }
+
+    /// The command the engines run.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+}
+
+/// One game's hold on an engine of a pool: started (or restarted) when the game begins,
+/// returned to the pool when dropped.
+pub struct PooledEngine {
+    pool: Arc<EnginePool>,
+    engine: Option<UciEngine>,
+}
+
+impl PooledEngine {
+    /// A hold on `pool`; no engine is taken until [`PooledEngine::new_game`].
+    pub fn new(pool: Arc<EnginePool>) -> PooledEngine {
+        PooledEngine { pool, engine: None }
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &EnginePool {
+        &self.pool
+    }
+
+    /// Takes an idle engine or starts one (replacing a broken one), then `ucinewgame`.
+    ///
+    /// # Errors
+    /// An engine that cannot be started or does not answer `isready` (as a crash).
+    pub fn new_game(&mut self) -> Result<&mut UciEngine, EngineError> {
+        if self.engine.as_ref().is_none_or(UciEngine::is_broken) {
+            self.engine = None;
+            let e = match self.pool.take() {
+                Some(e) => e,
+                None => self
+                    .pool
+                    .start_engine()
+                    .map_err(|e| EngineError::Crashed(format!("{e:#}")))?,
+            };
+            self.engine = Some(e);
+        }
+        let e = self.engine.as_mut().expect("set above");
+        match e.new_game() {
+            Ok(()) => Ok(e),
+            Err(EngineError::Timeout(w)) => Err(EngineError::Crashed(format!(
+                "no {w} in {HANDSHAKE_TIMEOUT:?}"
+            ))),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The engine of the current game.
+    pub fn engine(&mut self) -> Option<&mut UciEngine> {
+        self.engine.as_mut()
+    }
+}
+
+impl Drop for PooledEngine {
+    fn drop(&mut self) {
+        if let Some(e) = self.engine.take() {
+            self.pool.give_back(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_like_a_shell() {
+        assert_eq!(split_command("stockfish").unwrap(), ["stockfish"]);
+        assert_eq!(
+            split_command("  target/release/variantlab   uci ").unwrap(),
+            ["target/release/variantlab", "uci"]
+        );
+        assert_eq!(
+            split_command(r#""/opt/my engine/x" --flag "a b"c"#).unwrap(),
+            ["/opt/my engine/x", "--flag", "a bc"]
+        );
+        assert_eq!(split_command(r#"x """#).unwrap(), ["x", ""]);
+        assert!(split_command("\"x").is_err());
+        assert!(split_command("   ").is_err());
+    }
+
+    #[test]
+    fn names_come_from_the_program_or_its_script() {
+        assert_eq!(engine_name("/usr/games/stockfish"), "stockfish");
+        assert_eq!(engine_name("target/release/variantlab uci"), "variantlab");
+        assert_eq!(engine_name("python3 -u /tmp/x/illegal.py"), "illegal");
+        assert_eq!(engine_name("\"my engine.exe\""), "my_engine");
+    }
+
+    #[test]
+    fn scores_from_info_lines() {
+        assert_eq!(
+            info_score("info depth 3 score cp -25 nodes 10 pv e2e4"),
+            Some(-25)
+        );
+        assert_eq!(
+            info_score("info depth 9 score mate 1 pv a1a8"),
+            Some(MATE - 1)
+        );
+        assert_eq!(info_score("info score mate -2"), Some(-MATE + 4));
+        assert_eq!(info_score("info string score cp 5"), None);
+        assert_eq!(info_score("info depth 1 nodes 3"), None);
+    }
+}

@@ -1,0 +1,420 @@
+//! External engines as players: variantlab referees games against UCI processes, and an
+//! engine that answers an illegal move, crashes or hangs loses that game (and only that
+//! game) with the right termination; a missing program is an error before any game.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn variantlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("variantlab-engines-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn has_python() -> bool {
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A UCI engine in Python that knows no chess: it answers the handshake, and `go` as
+/// `on_go` says (a Python statement; `side` is `w` or `b`, `gos` counts the `go`s so far).
+fn fault_engine(dir: &Path, name: &str, on_go: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(format!("{name}.py"));
+    let script = format!(
+        r#"import sys
+sys.stderr.write("{name} engine started\n")
+sys.stderr.flush()
+side, gos = "w", 0
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "uci":
+        print("id name {name}")
+        print("uciok", flush=True)
+    elif cmd[0] == "isready":
+        print("readyok", flush=True)
+    elif cmd[0] == "position":
+        moves = cmd[cmd.index("moves") + 1:] if "moves" in cmd else []
+        side = cmd[3] if cmd[1] == "fen" else "w"
+        if len(moves) % 2 == 1:
+            side = "b" if side == "w" else "w"
+    elif cmd[0] == "go":
+        gos += 1
+        {on_go}
+    elif cmd[0] == "quit":
+        break
+"#
+    );
+    std::fs::write(&path, script).unwrap();
+    path
+}
+
+/// `games.csv` rows as maps from column name to value.
+fn games(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .zip(l.split(','))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Plays two games of chess from the start position, the fault engine as engine A (White
+/// in game 0, Black in game 1), and checks that it lost both with `termination`.
+fn engine_forfeits_both_games(name: &str, on_go: &str, termination: &str) {
+    if !has_python() {
+        eprintln!("note: python3 not found; skipping the {name} engine test");
+        return;
+    }
+    let dir = tmp(name);
+    let script = fault_engine(&dir.join("scripts"), name, on_go);
+    let out = dir.join("run");
+    let white = format!("engine:python3 {}", script.display());
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--white",
+        &white,
+        "--movetime",
+        "100",
+        "--openings",
+        "random-plies:0",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("not reproducible"));
+    let rows = games(&out);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert_eq!(r["termination"], termination, "{r:?}");
+        let engine_white = r["white"] == name;
+        assert_eq!(r["black"] == name, !engine_white, "{r:?}");
+        let expected = if engine_white { "0-1" } else { "1-0" };
+        assert_eq!(r["result"], expected, "the engine loses: {r:?}");
+    }
+    let log = out.join("engines").join(format!("{name}.stderr.log"));
+    let text = std::fs::read_to_string(&log).expect("the engine's stderr log");
+    assert!(text.contains(&format!("{name} engine started")), "{text}");
+    assert!(
+        text.contains(&format!("# variantlab: {termination}")),
+        "{text}"
+    );
+    // balance.csv counts the forfeits.
+    let stats = dir.join("stats");
+    let o = variantlab(&[
+        "stats",
+        out.to_str().unwrap(),
+        "--out",
+        stats.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let balance = std::fs::read_to_string(stats.join("balance.csv")).unwrap();
+    let mut lines = balance.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = header
+        .iter()
+        .position(|h| *h == format!("end_{termination}"))
+        .expect("a column per termination");
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(row[col], "2");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_illegal_bestmove_loses_the_game() {
+    engine_forfeits_both_games(
+        "illegal",
+        r#"print("bestmove a1a1", flush=True)"#,
+        "illegal_move",
+    );
+}
+
+#[test]
+fn a_crashed_engine_loses_and_is_restarted() {
+    // The first move is always legal from the start position (e2e4 for White, e7e5 as
+    // Black's first reply); the second `go` ends the process. Game 1 needs a new process.
+    engine_forfeits_both_games(
+        "crash",
+        r#"if gos >= 2: sys.exit(3)
+        print("bestmove " + ("e2e4" if side == "w" else "e7e5"), flush=True)"#,
+        "engine_crash",
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_loses_on_time() {
+    engine_forfeits_both_games("hang", "pass", "time_forfeit");
+}
+
+#[test]
+fn a_missing_engine_is_an_error_before_any_game() {
+    let dir = tmp("missing");
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--white",
+        "engine:/nonexistent/x",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("/nonexistent/x") && e.contains("cannot start"),
+        "{e}"
+    );
+    assert!(!dir.exists(), "nothing written");
+
+    let o = variantlab(&[
+        "sprt",
+        "--variant",
+        "chess",
+        "--test",
+        "engine:/nonexistent/x",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cannot start"), "{}", stderr(&o));
+    assert!(!dir.join("sprt.csv").exists());
+
+    // Stockfish has no UCI_Variant: it plays chess only.
+    if let Some(sf) = stockfish() {
+        let o = variantlab(&[
+            "play",
+            "--variant",
+            "gateway",
+            "--games",
+            "2",
+            "--white",
+            &format!("engine:{}", sf.display()),
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("UCI_Variant"), "{}", stderr(&o));
+        assert!(!dir.exists());
+    }
+}
+
+#[test]
+fn bad_time_controls_and_engine_settings_are_refused() {
+    let dir = tmp("bad");
+    let d = dir.to_str().unwrap();
+    for (args, message) in [
+        (&["--tc", "abc"][..], "not a number of seconds"),
+        (&["--tc", "0+1"][..], "BASE above 0"),
+        (
+            &["--movetime", "100", "--nodes", "5"][..],
+            "cannot be used with",
+        ),
+        (
+            &["--tc", "1+0.1", "--depth", "3"][..],
+            "cannot be used with",
+        ),
+        (
+            &["--white", "engine:\"unclosed"][..],
+            "unclosed double quote",
+        ),
+    ] {
+        let mut all = vec![
+            "play",
+            "--variant",
+            "chess",
+            "--games",
+            "2",
+            "--quiet",
+            "--out",
+            d,
+        ];
+        all.extend_from_slice(args);
+        let o = variantlab(&all);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+    // Settings of the built-in engine mean nothing to an external one.
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("sf.json");
+    std::fs::write(&cfg, r#"{"engine": "stockfish", "values": {"pawn": 90}}"#).unwrap();
+    let out = dir.join("run");
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--white",
+        cfg.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("built-in engine"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_clock_game_between_builtin_players_finishes() {
+    let dir = tmp("clock");
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--tc",
+        "0.5+0.01",
+        "--max-plies",
+        "40",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("not reproducible"));
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["reproducible"], false);
+    assert_eq!(run["tc"]["base_ms"], 500);
+    assert_eq!(run["tc"]["inc_ms"], 10);
+    assert!(run["nodes"].is_null());
+    assert_eq!(games(&dir).len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_sprt_match_against_a_faulty_engine_counts_its_forfeits() {
+    if !has_python() {
+        eprintln!("note: python3 not found; skipping");
+        return;
+    }
+    let dir = tmp("sprt");
+    let script = fault_engine(
+        &dir.join("scripts"),
+        "illegal",
+        r#"print("bestmove 0000", flush=True)"#,
+    );
+    let test = format!("engine:python3 {}", script.display());
+    let out = dir.join("run");
+    let o = variantlab(&[
+        "sprt",
+        "--variant",
+        "chess",
+        "--test",
+        &test,
+        "--max-games",
+        "4",
+        "--openings",
+        "random-plies:0",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(out.join("sprt.csv")).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        // The test engine scores 0 in both games, both lost to illegal moves.
+        assert!(
+            r.starts_with(&format!("{},0,0,", r.split(',').next().unwrap())),
+            "{r}"
+        );
+        assert!(r.contains("illegal_move,illegal_move"), "{r}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("sprt.json")).unwrap()).unwrap();
+    assert_eq!(json["reproducible"], false);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Stockfish on `PATH`, or where Debian installs it.
+fn stockfish() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|d| d.join("stockfish"))
+        .find(|p| p.is_file())
+}
+
+#[test]
+fn stockfish_plays_legal_games() {
+    let Some(sf) = stockfish() else {
+        eprintln!("note: stockfish not found on PATH or in /usr/games; skipping");
+        return;
+    };
+    let dir = tmp("stockfish");
+    let white = format!("engine:{}", sf.display());
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--white",
+        &white,
+        "--nodes",
+        "1000",
+        "--record-moves",
+        "--threads",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = games(&dir);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert!(
+            !["illegal_move", "engine_crash", "time_forfeit"].contains(&r["termination"].as_str()),
+            "{r:?}"
+        );
+        assert!(r["plies"].parse::<u32>().unwrap() > 0);
+    }
+    assert!(rows.iter().any(|r| r["white"] == "stockfish"));
+    // Stockfish's own moves carry its scores.
+    let moves = std::fs::read_to_string(dir.join("moves.csv")).unwrap();
+    assert!(moves.lines().count() > 10);
+    assert!(dir.join("engines/stockfish.stderr.log").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
