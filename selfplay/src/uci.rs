@@ -20,7 +20,6 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 use variantlab_engine::game::Game;
-use variantlab_engine::moves::Move;
 use variantlab_engine::search::{Limits, SearchConfig, SearchResult, Searcher, THREAD_STACK};
 use variantlab_engine::{with_variant, Color, VariantKind};
 
@@ -296,7 +295,8 @@ impl<G: Game + Send + 'static> Session<G> {
         };
         let mut history = Vec::new();
         for word in moves.split_whitespace() {
-            let m = find_move(&pos, word)
+            let m = pos
+                .parse_move(word)
                 .ok_or_else(|| format!("illegal move {word:?} in {}", pos.to_text()))?;
             history.push(pos.hash());
             pos.play_unchecked(m);
@@ -381,17 +381,6 @@ impl<G: Game + Send + 'static> Session<G> {
             .collect();
         emit(&format!("Legal moves: {}", texts.join(" ")));
     }
-}
-
-/// The legal move of `pos` written `text`.
-fn find_move<G: Game>(pos: &G, text: &str) -> Option<Move> {
-    let mut moves = G::Moves::default();
-    pos.legal_moves(&mut moves);
-    moves
-        .as_ref()
-        .iter()
-        .copied()
-        .find(|&m| pos.move_text(m) == text)
 }
 
 /// Milliseconds to spend on this move with `time` left, `inc` per move and `moves_to_go`
