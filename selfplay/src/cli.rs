@@ -11,6 +11,7 @@ macro_rules! out {
 
 use crate::config::EngineConfig;
 use crate::play::Adjudication;
+use crate::stats::fixed;
 use crate::tournament::{self, RunConfig, RunOptions};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -218,6 +219,16 @@ pub struct PlayArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+/// An Elo figure with its sign and one decimal, never `-0.0` (0 prints as `0.0`).
+fn signed(x: f64) -> String {
+    let t = fixed(x, 1);
+    if t.starts_with('-') || t == "0.0" || !x.is_finite() {
+        t
+    } else {
+        format!("+{t}")
+    }
 }
 
 /// A value parser for counts (`--nodes`, `--games` ...): a whole number of at least `min`,
@@ -574,8 +585,19 @@ fn sprt(a: SprtArgs) -> Result<()> {
     };
     let s = crate::sprt::run(config, &dir, threads, a.quiet, a.force)?;
     out!(
-        "result {}  LLR {:.3} [{:.3}, {:.3}]  games {}  penta {:?}  Elo {:+.1} [{:+.1}, {:+.1}]  nElo {:+.1} [{:+.1}, {:+.1}]",
-        s.result, s.llr, s.lower, s.upper, s.games, s.penta, s.elo[0], s.elo[1], s.elo[2], s.nelo[0], s.nelo[1], s.nelo[2]
+        "result {}  LLR {} [{}, {}]  games {}  penta {:?}  Elo {} [{}, {}]  nElo {} [{}, {}]",
+        s.result,
+        fixed(s.llr, 3),
+        fixed(s.lower, 3),
+        fixed(s.upper, 3),
+        s.games,
+        s.penta,
+        signed(s.elo[0]),
+        signed(s.elo[1]),
+        signed(s.elo[2]),
+        signed(s.nelo[0]),
+        signed(s.nelo[1]),
+        signed(s.nelo[2])
     );
     if !s.reproducible {
         out!("not reproducible: time limits or external engines");
@@ -1108,5 +1130,18 @@ pub fn write_stdout(args: std::fmt::Arguments) {
         }
         eprintln!("error: writing to standard output: {e}");
         std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signed;
+
+    #[test]
+    fn signed_elo_never_prints_negative_zero() {
+        assert_eq!(signed(-0.0), "0.0");
+        assert_eq!(signed(-0.04), "0.0");
+        assert_eq!(signed(12.34), "+12.3");
+        assert_eq!(signed(-5.0), "-5.0");
     }
 }
