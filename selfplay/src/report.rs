@@ -181,15 +181,23 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
             "{} ({} v {})",
             r.config.variant, r.config.white.name, r.config.black.name
         );
+        let c = &r.config;
+        let limit = match (c.nodes, c.depth, c.movetime, &c.tc) {
+            (_, _, _, Some(tc)) => format!("clock {tc}"),
+            (_, _, Some(ms), None) => format!("{ms} ms/move"),
+            (Some(n), _, None, None) => format!("{n} nodes"),
+            (None, d, None, None) => format!("depth {}", d.unwrap_or(0)),
+        };
         let settings = format!(
-            "{}, openings {}, cap {} plies, seed {}",
-            r.config.nodes.map_or_else(
-                || format!("depth {}", r.config.depth.unwrap_or(0)),
-                |n| format!("{n} nodes")
-            ),
-            r.config.openings,
-            r.config.adjudication.max_plies,
-            r.config.seed
+            "{limit}, openings {}, cap {} plies, seed {}{}",
+            c.openings,
+            c.adjudication.max_plies,
+            c.seed,
+            if c.reproducible {
+                ""
+            } else {
+                ", not reproducible"
+            }
         );
         let games = if b.complete() {
             s.games().to_string()
