@@ -311,13 +311,15 @@ pub const TERMINATIONS: [&str; 11] = [
 
 /// Columns that say which run a row comes from and how it was played, shared by
 /// `balance.csv` and `length.csv` so two runs of one variant can be told apart.
-const RUN_COLUMNS: [&str; 10] = [
+const RUN_COLUMNS: [&str; 12] = [
     "variant",
     "run",
     "engine_a",
     "engine_b",
     "nodes",
     "depth",
+    "movetime_ms",
+    "tc",
     "openings",
     "max_plies",
     "seed",
@@ -334,6 +336,8 @@ fn run_fields(run: &RunData, b: &Balance) -> Vec<String> {
         c.black.name.clone(),
         c.nodes.map_or(String::new(), |n| n.to_string()),
         c.depth.map_or(String::new(), |d| d.to_string()),
+        c.movetime.map_or(String::new(), |m| m.to_string()),
+        c.tc.map_or(String::new(), |t| t.to_string()),
         c.openings.clone(),
         c.adjudication.max_plies.to_string(),
         c.seed.to_string(),
