@@ -400,11 +400,10 @@ fn estimate_fields(e: Option<Estimate>, decimals: usize) -> [String; 3] {
     })
 }
 
-/// One `balance.csv` row.
-pub fn balance_row(run: &RunData) -> Vec<String> {
-    let b = balance(run);
+/// One `balance.csv` row of a run whose figures are `b` ([`balance`]).
+pub fn balance_row(run: &RunData, b: &Balance) -> Vec<String> {
     let s = &b.stats;
-    let mut row = run_fields(run, &b);
+    let mut row = run_fields(run, b);
     row.extend([
         s.games().to_string(),
         b.expected.to_string(),
@@ -458,15 +457,16 @@ pub fn length_header() -> Vec<String> {
         .collect()
 }
 
-/// `length.csv` rows of a run: all games, then White wins, draws, Black wins.
-pub fn length_rows(run: &RunData) -> Vec<Vec<String>> {
+/// `length.csv` rows of a run (`b` its [`balance`]): all games, then White wins, draws,
+/// Black wins.
+pub fn length_rows(run: &RunData, b: &Balance) -> Vec<Vec<String>> {
     let subsets: [(&str, Option<GameResult>); 4] = [
         ("all", None),
         ("white_win", Some(GameResult::WhiteWin)),
         ("draw", Some(GameResult::Draw)),
         ("black_win", Some(GameResult::BlackWin)),
     ];
-    let fields = run_fields(run, &balance(run));
+    let fields = run_fields(run, b);
     subsets
         .iter()
         .map(|(name, filter)| {
@@ -504,20 +504,21 @@ pub fn length_rows(run: &RunData) -> Vec<Vec<String>> {
 /// An unwritable folder.
 pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let figures: Vec<Balance> = runs.iter().map(balance).collect();
     let bpath = out.join("balance.csv");
     let mut b =
         csv::Writer::from_path(&bpath).with_context(|| format!("writing {}", bpath.display()))?;
     b.write_record(balance_header())?;
-    for r in runs {
-        b.write_record(balance_row(r))?;
+    for (r, f) in runs.iter().zip(&figures) {
+        b.write_record(balance_row(r, f))?;
     }
     b.flush()?;
     let lpath = out.join("length.csv");
     let mut l =
         csv::Writer::from_path(&lpath).with_context(|| format!("writing {}", lpath.display()))?;
     l.write_record(length_header())?;
-    for r in runs {
-        for row in length_rows(r) {
+    for (r, f) in runs.iter().zip(&figures) {
+        for row in length_rows(r, f) {
             l.write_record(row)?;
         }
     }

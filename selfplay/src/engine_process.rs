@@ -10,7 +10,7 @@
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -201,20 +201,10 @@ impl UciEngine {
         std::thread::Builder::new()
             .name("uci-stdout".into())
             .spawn(move || {
-                let mut r = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match r.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf).trim().to_string();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
+                for_each_line(stdout, |line| {
+                    tx.send(String::from_utf8_lossy(line).trim().to_string())
+                        .is_ok()
+                });
             })
             .context("starting a reader thread")?;
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -443,24 +433,36 @@ fn copy_stderr(
     mut log: Option<File>,
     tail: &Mutex<VecDeque<String>>,
 ) {
-    let mut r = BufReader::new(stderr);
+    for_each_line(stderr, |line| {
+        if let Some(f) = log.as_mut() {
+            let _ = f.write_all(line);
+            if !line.ends_with(b"\n") {
+                let _ = f.write_all(b"\n");
+            }
+        }
+        if let Ok(mut t) = tail.lock() {
+            if t.len() == STDERR_TAIL {
+                t.pop_front();
+            }
+            t.push_back(String::from_utf8_lossy(line).trim_end().to_string());
+        }
+        true
+    });
+}
+
+/// Calls `f` with every line (bytes, newline included when there is one) read from `r`
+/// until the end, a read error, or `f` returning false. Bytes, not `String`: an engine's
+/// output need not be UTF-8.
+fn for_each_line(r: impl Read, mut f: impl FnMut(&[u8]) -> bool) {
+    let mut r = BufReader::new(r);
     let mut buf = Vec::new();
     loop {
         buf.clear();
         match r.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => break,
             Ok(_) => {
-                if let Some(f) = log.as_mut() {
-                    if !buf.ends_with(b"\n") {
-                        buf.push(b'\n');
-                    }
-                    let _ = f.write_all(&buf);
-                }
-                if let Ok(mut t) = tail.lock() {
-                    if t.len() == STDERR_TAIL {
-                        t.pop_front();
-                    }
-                    t.push_back(String::from_utf8_lossy(&buf).trim_end().to_string());
+                if !f(&buf) {
+                    break;
                 }
             }
         }
