@@ -1,0 +1,141 @@
+//! The [`Game`] interface of the chess-family variants (those that are a [`Position`] with a
+//! [`Variant`] description).
+
+use super::chess;
+use crate::bitboard::Bitboard;
+use crate::game::{Game, Material, MAX_KINDS};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{Position, Variant};
+use crate::{Color, Outcome};
+
+impl<V: Variant> Game for Position<V> {
+    type Moves = MoveList;
+
+    fn null_move(&self) -> Option<Self> {
+        if self.is_check() {
+            return None;
+        }
+        let z = &V::rules().zobrist;
+        let mut p = *self;
+        if let Some(ep) = p.ep.take() {
+            p.hash ^= z.ep(ep);
+        }
+        p.turn = !p.turn;
+        p.hash ^= z.side;
+        p.halfmove += 1;
+        Some(p)
+    }
+
+    fn start() -> Self {
+        Position::start()
+    }
+    fn from_text(text: &str) -> Result<Self, crate::error::PositionError> {
+        Position::from_text(text)
+    }
+    fn variant_name(&self) -> &'static str {
+        V::rules().spec.name
+    }
+    #[inline]
+    fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline]
+    fn legal_moves(&self, out: &mut MoveList) {
+        self.legal_moves_into(out)
+    }
+    #[inline]
+    fn play_unchecked(&mut self, m: Move) {
+        Position::play_unchecked(self, m)
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    fn insufficient_material(&self) -> bool {
+        V::rules().spec.insufficient_material && chess::dead_position(self)
+    }
+    fn variant_outcome(&self) -> Option<Outcome> {
+        None
+    }
+    fn material_kinds(&self) -> Vec<(&'static str, i32)> {
+        V::rules()
+            .spec
+            .pieces
+            .iter()
+            .map(|p| (p.name, p.value))
+            .collect()
+    }
+    #[inline]
+    fn material(&self) -> Material {
+        let mut m = [[0; MAX_KINDS]; 2];
+        for c in Color::ALL {
+            for (r, count) in m[c.index()]
+                .iter_mut()
+                .enumerate()
+                .take(V::rules().spec.pieces.len())
+            {
+                *count = self.pieces(c, crate::Role(r as u8)).count() as u16;
+            }
+        }
+        m
+    }
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        self.piece_at(m.to()).is_some()
+            || matches!(m.kind(), MoveKind::Promotion | MoveKind::EnPassant)
+    }
+    #[inline]
+    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
+        let value = |r: crate::Role| values.get(r.index()).copied().unwrap_or(0);
+        let attacker = self.piece_at(m.from()).map_or(0, |p| value(p.role));
+        let victim = match m.kind() {
+            MoveKind::EnPassant => attacker,
+            _ => self.piece_at(m.to()).map_or(0, |p| value(p.role)),
+        };
+        let promotion = if m.kind() == MoveKind::Promotion {
+            value(m.role()) - attacker
+        } else {
+            0
+        };
+        16 * victim - attacker + promotion
+    }
+    fn positional(&self) -> i32 {
+        crate::eval::positional(self)
+    }
+    fn without_material(&self, color: Color, kind: usize) -> Option<Self> {
+        let role = crate::Role(u8::try_from(kind).ok()?);
+        if kind >= V::rules().spec.pieces.len() || role == V::rules().king {
+            return None;
+        }
+        let sq = self.pieces(color, role).lsb()?;
+        let mut p = *self;
+        p.take(sq);
+        let z = &V::rules().zobrist;
+        p.hash ^= z.castling(p.castling);
+        p.castling &= V::rules().castling_keep[sq.index()];
+        p.hash ^= z.castling(p.castling);
+        // A removal that exposes the side not to move to check is no start position.
+        let k = p.king(!p.turn)?;
+        (!p.is_attacked(k, p.turn)).then_some(p)
+    }
+    fn to_text(&self) -> String {
+        Position::to_text(self)
+    }
+    fn move_text(&self, m: Move) -> String {
+        let rules = V::rules();
+        let topo = &rules.spec.topology;
+        let mut s = topo.square_name(m.from());
+        s += &topo.square_name(m.to());
+        if m.kind() == MoveKind::Promotion {
+            s.push(rules.letter(Color::Black, m.role()));
+        }
+        s
+    }
+}
