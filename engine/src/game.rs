@@ -78,6 +78,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn positional(&self) -> i32 {
         0
     }
+    /// Cell indices of the evaluation's cell tables (the bounding box of the board); 0 for a
+    /// variant that reports no cells.
+    fn eval_cells(&self) -> usize {
+        0
+    }
+    /// Reports the evaluation's features to `sink` (`crate::eval`): every piece on its cell
+    /// (numbered from its owner's side), mobility and royal-zone attacks where the variant
+    /// has cheap attack tables, pieces in hand. Material is counted by the caller from
+    /// [`Game::material`].
+    fn eval_features<S: crate::eval::FeatureSink>(&self, _sink: &mut S) {}
     /// The position with one piece of material kind `kind` removed from `color` (the
     /// lowest-numbered such cell), for material-odds games; `None` where the variant cannot
     /// remove that kind (a royal piece, a kind not on the board, or not supported).

@@ -159,6 +159,10 @@ pub struct Rules<B> {
     pub castling_keep: Vec<u8>,
     /// Roles whose every move resets the clock, as a bit set.
     pub clock_resetters: u64,
+    /// Per cell: the cell as Black sees it, for the evaluation's tables written from White's
+    /// side: the rank mirror, or the half turn on boards that only a half turn maps onto
+    /// themselves (Dream Chess 46's opposite supersquares).
+    pub black_view: Vec<Square>,
 }
 
 impl<B: Bitboard> Rules<B> {
@@ -277,7 +281,26 @@ impl<B: Bitboard> Rules<B> {
             (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
         });
         let zobrist = Zobrist::new(topo.num_squares(), 2 * spec.pieces.len() + 1, seed);
+        let rank_mirror_fits = topo.cells().all(|sq| topo.exists(topo.rank_mirror(sq)));
+        let black_view = (0..topo.num_squares())
+            .map(|i| {
+                let sq = Square(i as u16);
+                let m = topo.rank_mirror(sq);
+                if rank_mirror_fits {
+                    m
+                } else {
+                    let c = topo.coord(m);
+                    let (files, _, _) = topo.dims();
+                    topo.square_at(crate::geometry::Coord {
+                        file: files as i8 - 1 - c.file,
+                        ..c
+                    })
+                    .unwrap_or(m)
+                }
+            })
+            .collect();
         Rules {
+            black_view,
             king: Role(royals[0] as u8),
             tables,
             zobrist,

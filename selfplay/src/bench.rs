@@ -115,13 +115,9 @@ pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
     use crate::openings::Openings;
     use crate::play::{play_game, Adjudication, PlayerSpec, Players};
     with_variant!(kind, G => {
-        let kinds = G::start().material_kinds();
         let openings = Openings::parse::<G>(crate::config::DEFAULT_OPENINGS)
             .expect("the default openings parse");
-        let spec = PlayerSpec::new(
-            &crate::config::EngineConfig::default_named(),
-            kind.name(),
-            &kinds,
+        let spec = PlayerSpec::new::<G>(&crate::config::EngineConfig::default_named(),
             Limits::nodes(nodes),
             None,
             None,

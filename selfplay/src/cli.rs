@@ -8,6 +8,7 @@ macro_rules! out {
         $crate::cli::write_stdout(format_args!($($t)*))
     };
 }
+pub(crate) use out;
 
 use crate::config::EngineConfig;
 use crate::play::Adjudication;
@@ -109,6 +110,9 @@ enum Command {
         #[arg(long, default_value = "out/stats")]
         out: PathBuf,
     },
+    /// Fit a variant's evaluation weights to recorded games (Texel method); see
+    /// docs/evaluation.md.
+    Tune(TuneArgs),
     /// One self-contained HTML page with SVG plots of tournament folders.
     Report {
         /// Tournament folders (each with run.json and games.csv; piece_values.csv beside them
@@ -152,6 +156,51 @@ enum Command {
         #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: Option<u32>,
     },
+}
+
+/// A share from 0 to 1.
+fn unit_share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{s:?} is not a number from 0 to 1")),
+    }
+}
+
+/// Options of `variantlab tune`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Run folders recorded with --record-moves (repeat the flag for more), all of one variant.
+    #[arg(long, required = true)]
+    games: Vec<PathBuf>,
+    /// Where to write the weights (JSON; data/eval/<variant>.json is the variant's default).
+    #[arg(long)]
+    out: PathBuf,
+    /// Starting weights: default (the variant's current ones), classic (material only) or a
+    /// weights file.
+    #[arg(long, default_value = "default")]
+    from: String,
+    /// Share of games held out for early stopping.
+    #[arg(long, default_value_t = 0.1)]
+    holdout: f64,
+    /// L2 penalty per squared centipawn away from the starting weights.
+    #[arg(long, default_value_t = 1e-7)]
+    l2: f64,
+    /// Share of each position's target taken from its recorded search score (as an expected
+    /// result) instead of the game's result: 0 = results only.
+    #[arg(long, default_value_t = 0.0, value_parser = unit_share)]
+    score_weight: f64,
+    /// Most training epochs.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    epochs: u32,
+    /// Plies at the start of each recorded game left out.
+    #[arg(long, default_value_t = 0)]
+    skip_plies: u32,
+    /// Seed of the training/held-out split.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 /// Options of `variantlab play`.
@@ -781,6 +830,7 @@ pub fn run() -> Result<()> {
                 randomize,
                 seed,
                 disabled: 0,
+                eval: Default::default(),
             };
             search_cmd(
                 &variant,
@@ -792,6 +842,18 @@ pub fn run() -> Result<()> {
             )
         }
         Command::Play(args) => play(args),
+        Command::Tune(a) => crate::tune::run(&crate::tune::TuneOptions {
+            games: a.games,
+            out: a.out,
+            from: a.from,
+            holdout: a.holdout,
+            l2: a.l2,
+            score_weight: a.score_weight,
+            epochs: a.epochs,
+            skip_plies: a.skip_plies,
+            seed: a.seed,
+            quiet: a.quiet,
+        }),
         Command::Values(args) => values(args),
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => {

@@ -4,7 +4,10 @@
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use variantlab_engine::search::{Limits, SearchConfig};
+use std::sync::Arc;
+use variantlab_engine::eval::EvalWeights;
+use variantlab_engine::search::{EvalChoice, Limits, SearchConfig};
+use variantlab_engine::Game;
 
 /// One player's settings. Every field is optional in the file; missing ones take the run's
 /// defaults (the command line's `--nodes`/`--depth`).
@@ -38,6 +41,12 @@ pub struct EngineConfig {
     /// `aspiration`): how each technique is measured against the full search.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disable: Vec<String>,
+    /// The evaluation: `"default"` (the variant's tuned weights where it has them, else the
+    /// classic evaluation), `"classic"` (material plus the fixed mobility and centralisation
+    /// terms), or the path of a weights file (`data/eval/<variant>.json`, what
+    /// `variantlab tune` writes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<String>,
     /// An external UCI engine's command line instead of the built-in searcher (words split
     /// on whitespace, `"double quotes"` grouping; no shell): `stockfish`,
     /// `target/release/variantlab uci`. Games with one are not reproducible.
@@ -104,11 +113,11 @@ impl EngineConfig {
 
     /// Checks everything about the configuration before a run starts: the limits are
     /// meaningful (at least one node, a depth of 1 to 100), the hash table can be had,
-    /// and every piece value names a piece of the variant.
+    /// every piece value names a piece of the variant, and evaluation weights fit it.
     ///
     /// # Errors
     /// The first problem, naming the configuration and the field.
-    pub fn validate(&self, kinds: &[(&'static str, i32)]) -> Result<()> {
+    pub fn validate<G: Game>(&self) -> Result<()> {
         if self.nodes == Some(0) {
             bail!(
                 "configuration {:?}: \"nodes\" must be at least 1",
@@ -130,6 +139,7 @@ impl EngineConfig {
                 ("hash_mib", self.hash_mib.is_some()),
                 ("randomize", self.randomize.is_some()),
                 ("disable", !self.disable.is_empty()),
+                ("eval", self.eval.is_some()),
             ];
             if let Some((field, _)) = builtin.iter().find(|f| f.1) {
                 bail!(
@@ -147,7 +157,7 @@ impl EngineConfig {
         }
         check_hash(self.hash_mib.unwrap_or(2))
             .with_context(|| format!("configuration {:?}: \"hash_mib\"", self.name))?;
-        self.search_config(kinds, 0).map(|_| ())
+        self.search_config::<G>(0).map(|_| ())
     }
 
     /// For an external engine: starts it, completes the UCI handshake, sets the variant and
@@ -167,11 +177,13 @@ impl EngineConfig {
         Ok(())
     }
 
-    /// The search configuration for a variant whose material kinds are `kinds`.
+    /// The search configuration for the variant `G`.
     ///
     /// # Errors
-    /// A piece value naming no material kind of the variant.
-    pub fn search_config(&self, kinds: &[(&'static str, i32)], seed: u64) -> Result<SearchConfig> {
+    /// A piece value naming no material kind of the variant, an unreadable weights file or one
+    /// that does not fit the variant.
+    pub fn search_config<G: Game>(&self, seed: u64) -> Result<SearchConfig> {
+        let kinds = &G::start().material_kinds();
         let mut values: Vec<i32> = kinds.iter().map(|k| k.1).collect();
         for (name, &v) in &self.values {
             let Some(i) = piece_index(kinds, name) else {
@@ -199,7 +211,24 @@ impl EngineConfig {
             };
             disabled |= t as u32;
         }
+        let eval = match self.eval.as_deref() {
+            None | Some("default") => EvalChoice::Default,
+            Some("classic") => EvalChoice::Classic,
+            Some(path) => {
+                let text = std::fs::read_to_string(path).with_context(|| {
+                    format!("configuration {:?}: reading \"eval\" {path}", self.name)
+                })?;
+                let w = EvalWeights::parse(&text)
+                    .with_context(|| format!("configuration {:?}: {path}", self.name))?;
+                let choice = EvalChoice::Weights(Arc::new(w));
+                choice
+                    .evaluator::<G>()
+                    .with_context(|| format!("configuration {:?}: {path}", self.name))?;
+                choice
+            }
+        };
         Ok(SearchConfig {
+            eval,
             values,
             hash_mib: self.hash_mib.unwrap_or(2),
             positional: self.positional.unwrap_or(true),

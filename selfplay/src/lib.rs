@@ -14,5 +14,6 @@ pub mod report;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
+pub mod tune;
 pub mod uci;
 pub mod values;

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use variantlab_engine::game::{outcome, Game, MAX_KINDS};
-use variantlab_engine::search::{Limits, Searcher, MATE_BOUND};
+use variantlab_engine::search::{Limits, SearchConfig, Searcher, MATE_BOUND};
 use variantlab_engine::{Color, Outcome};
 
 /// Adjudication rules; both off by default, and recorded in `run.json` when on.
@@ -346,14 +346,16 @@ impl Player {
 /// plays games.
 pub struct PlayerSpec {
     config: EngineConfig,
-    kinds: Vec<(&'static str, i32)>,
+    /// The built-in searcher's configuration (`None` for an external engine); each game's
+    /// player gets its own seed.
+    search: Option<SearchConfig>,
     limits: Limits,
     clock: Option<TimeControl>,
     pool: Option<Arc<EnginePool>>,
 }
 
 impl PlayerSpec {
-    /// The spec of `config` for a variant with material `kinds`, with the run's `default`
+    /// The spec of `config` for the variant `G`, with the run's `default`
     /// limits (a configuration's own `nodes`/`depth` win) and clock. An external engine is
     /// started now (so a missing program is an error before any game), its standard error
     /// appended to `LOG_DIR/<name>.stderr.log` (kept in memory only without a folder).
@@ -361,10 +363,8 @@ impl PlayerSpec {
     /// # Errors
     /// A piece value naming no kind of the variant, an engine that cannot be started or
     /// cannot play `variant`.
-    pub fn new(
+    pub fn new<G: Game>(
         config: &EngineConfig,
-        variant: &str,
-        kinds: &[(&'static str, i32)],
         default: Limits,
         clock: Option<TimeControl>,
         log_dir: Option<&Path>,
@@ -373,20 +373,21 @@ impl PlayerSpec {
             Some(command) => Some(
                 EnginePool::new(
                     command,
-                    variant,
+                    G::start().variant_name(),
                     &config.options,
                     log_dir.map(|d| d.join(format!("{}.stderr.log", config.name))),
                 )
                 .with_context(|| format!("configuration {:?}", config.name))?,
             ),
-            None => {
-                config.search_config(kinds, 0)?;
-                None
-            }
+            None => None,
+        };
+        let search = match &pool {
+            Some(_) => None,
+            None => Some(config.search_config::<G>(0)?),
         };
         Ok(PlayerSpec {
             config: config.clone(),
-            kinds: kinds.to_vec(),
+            search,
             limits: config.limits(default),
             clock,
             pool,
@@ -397,12 +398,10 @@ impl PlayerSpec {
     pub fn player(&self, seed: u64) -> Player {
         let kind = match &self.pool {
             Some(pool) => PlayerKind::Engine(PooledEngine::new(Arc::clone(pool))),
-            // Validated in `new`.
-            None => PlayerKind::Search(Box::new(Searcher::new(
-                self.config
-                    .search_config(&self.kinds, seed)
-                    .unwrap_or_default(),
-            ))),
+            None => PlayerKind::Search(Box::new(Searcher::new(SearchConfig {
+                seed,
+                ..self.search.clone().unwrap_or_default()
+            }))),
         };
         Player {
             kind,

@@ -223,9 +223,8 @@ pub fn run(
             let kind = VariantKind::from_name(&c.variant)?;
             with_variant!(kind, G => {
                 Openings::parse::<G>(&c.openings)?;
-                let kinds = G::start().material_kinds();
-                c.base.validate(&kinds)?;
-                c.test.validate(&kinds)?;
+                c.base.validate::<G>()?;
+                c.test.validate::<G>()?;
             });
             c.base.check_engine(&c.variant)?;
             c.test.check_engine(&c.variant)?;
@@ -250,7 +249,6 @@ fn run_variant<G: Game>(
 ) -> Result<SprtSummary> {
     let sprt = config.test()?;
     let openings = Openings::parse::<G>(&config.openings)?;
-    let kinds = G::start().material_kinds();
     let path = dir.join("sprt.csv");
     crate::tournament::drop_partial_line(&path)?;
     let header: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();
@@ -296,16 +294,8 @@ fn run_variant<G: Game>(
         .build()?;
     // Both players are set up (external engines started) before anything is played.
     let logs = dir.join(crate::tournament::ENGINE_LOGS);
-    let spec = |c: &EngineConfig| {
-        PlayerSpec::new(
-            c,
-            &config.variant,
-            &kinds,
-            config.default_limits(),
-            config.tc,
-            Some(&logs),
-        )
-    };
+    let spec =
+        |c: &EngineConfig| PlayerSpec::new::<G>(c, config.default_limits(), config.tc, Some(&logs));
     let (test_spec, base_spec) = (spec(&config.test)?, spec(&config.base)?);
     let max_pairs = config.max_games.div_ceil(2);
     let mut next = done.len() as u64;

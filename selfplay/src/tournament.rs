@@ -407,9 +407,8 @@ fn validate(config: &RunConfig) -> Result<()> {
     let kind = VariantKind::from_name(&config.variant)?;
     with_variant!(kind, G => {
         Openings::parse::<G>(&config.openings)?;
-        let kinds = G::start().material_kinds();
-        config.white.validate(&kinds)?;
-        config.black.validate(&kinds)?;
+        config.white.validate::<G>()?;
+        config.black.validate::<G>()?;
     });
     config.white.check_engine(&config.variant)?;
     config.black.check_engine(&config.variant)?;
@@ -606,9 +605,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     // Both players are set up (external engines started) before anything is played.
     let logs = dir.join(ENGINE_LOGS);
     let defaults = config.default_limits();
-    let spec = |c: &EngineConfig| {
-        PlayerSpec::new(c, &config.variant, &kinds, defaults, config.tc, Some(&logs))
-    };
+    let spec = |c: &EngineConfig| PlayerSpec::new::<G>(c, defaults, config.tc, Some(&logs));
     let (spec_a, spec_b) = (spec(&config.white)?, spec(&config.black)?);
     let header = games_header(&kinds);
     let games_path = dir.join("games.csv");

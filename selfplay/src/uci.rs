@@ -46,10 +46,9 @@ struct Options {
 
 impl Options {
     fn search_config<G: Game>(&self) -> SearchConfig {
-        let kinds = G::start().material_kinds();
         let mut c = self
             .config
-            .search_config(&kinds, 0)
+            .search_config::<G>(0)
             .unwrap_or_else(|_| SearchConfig::default());
         c.hash_mib = self.hash_mib;
         c.randomize = self.randomize;
@@ -257,7 +256,7 @@ impl<G: Game + Send + 'static> Session<G> {
                 } else {
                     EngineConfig::load(value)
                 };
-                match loaded.and_then(|c| c.validate(&G::start().material_kinds()).map(|()| c)) {
+                match loaded.and_then(|c| c.validate::<G>().map(|()| c)) {
                     Ok(c) => {
                         if let Some(h) = c.hash_mib {
                             options.hash_mib = h;

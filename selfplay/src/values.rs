@@ -145,11 +145,8 @@ fn odds_elo<G: Game>(
     ];
     let openings =
         Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
-    let kinds = start.material_kinds();
-    let spec = PlayerSpec::new(
+    let spec = PlayerSpec::new::<G>(
         &crate::config::EngineConfig::default_named(),
-        start.variant_name(),
-        &kinds,
         Limits::nodes(set.nodes),
         None,
         None,

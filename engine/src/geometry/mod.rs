@@ -130,6 +130,17 @@ impl Topology {
         }
     }
 
+    /// The cell seen from the other side of the board: same file and level, rank counted
+    /// from the other end. Evaluation tables are written for White and read through this for
+    /// Black.
+    pub fn rank_mirror(&self, sq: Square) -> Square {
+        let i = sq.index();
+        let files = self.files as usize;
+        let per_level = files * self.ranks as usize;
+        let rank = (i % per_level) / files;
+        Square((i + (self.ranks as usize - 1 - 2 * rank) * files) as u16)
+    }
+
     /// The cell number at a coordinate, if it lies in the box (holes included).
     pub fn square_at(&self, c: Coord) -> Option<Square> {
         if c.file < 0

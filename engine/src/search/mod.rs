@@ -17,6 +17,7 @@
 
 pub mod tt;
 
+use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
 use crate::game::{repetitions, Game, MAX_KINDS};
 use crate::moves::{Move, MoveBuf};
 use crate::{Color, Outcome};
@@ -88,6 +89,39 @@ pub struct SearchConfig {
     /// Search techniques switched off (a set of [`Technique`] bits), so a build can be
     /// compared with itself minus one technique; empty by default.
     pub disabled: u32,
+    /// The evaluation: the variant's tuned default, the classic one, or weights from a file.
+    pub eval: EvalChoice,
+}
+
+/// Which evaluation a configuration uses.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum EvalChoice {
+    /// The variant's embedded tuned weights ([`crate::eval::builtin`]) where it has them,
+    /// else the classic evaluation.
+    #[default]
+    Default,
+    /// Material plus the classic positional terms ([`Game::positional`]): the evaluation
+    /// before tuning, kept for comparison.
+    Classic,
+    /// Weights read from a file.
+    Weights(Arc<EvalWeights>),
+}
+
+impl EvalChoice {
+    /// The evaluator this choice gives for `G`, `None` for the classic evaluation.
+    ///
+    /// # Errors
+    /// If file weights do not fit the variant.
+    pub fn evaluator<G: Game>(&self) -> Result<Option<Evaluator>, WeightsError> {
+        match self {
+            EvalChoice::Classic => Ok(None),
+            EvalChoice::Default => match builtin(G::start().variant_name()) {
+                Some(w) => Evaluator::new::<G>(&w).map(Some),
+                None => Ok(None),
+            },
+            EvalChoice::Weights(w) => Evaluator::new::<G>(w).map(Some),
+        }
+    }
 }
 
 /// The techniques of the search that a configuration can switch off, each measured by SPRT
@@ -150,6 +184,7 @@ impl Default for SearchConfig {
             randomize: 0,
             seed: 0,
             disabled: 0,
+            eval: EvalChoice::Default,
         }
     }
 }
@@ -210,6 +245,9 @@ pub struct Searcher {
     /// Per-ply move lists with ordering keys, reused so the search allocates nothing after
     /// warming up and keeps large lists off the stack.
     scratch: Vec<Vec<(i64, Move)>>,
+    /// The evaluator of the variant last searched (built on its first search; `None` inside
+    /// means the classic evaluation).
+    evaluator: Option<(&'static str, Option<Evaluator>)>,
 }
 
 /// What the move loop needs to know about its node.
@@ -284,6 +322,7 @@ impl Searcher {
             null_at: vec![false; MAX_PLY + 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             scratch: vec![Vec::new(); MAX_PLY + 2],
+            evaluator: None,
         }
     }
 
@@ -325,8 +364,30 @@ impl Searcher {
             .any(|(k, &v)| v > pawn && m[us][k] > 0)
     }
 
+    /// Builds the evaluator for `pos`'s variant unless it is already built; the configured
+    /// material values override the weights' material. Weights that do not fit (which
+    /// configuration loading refuses before any search) fall back to the classic evaluation.
+    fn prepare_evaluator<G: Game>(&mut self, pos: &G) {
+        let name = pos.variant_name();
+        if matches!(&self.evaluator, Some((n, _)) if *n == name) {
+            return;
+        }
+        let mut e = self.config.eval.evaluator::<G>().unwrap_or(None);
+        if let Some(e) = &mut e {
+            for (k, &v) in self.config.values.iter().enumerate() {
+                e.set_material(k, v);
+            }
+        }
+        self.evaluator = Some((name, e));
+    }
+
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
+        if let Some((_, Some(e))) = &self.evaluator {
+            if self.config.positional {
+                return e.evaluate(pos);
+            }
+        }
         let m = pos.material();
         let us = pos.turn().index();
         let mut score = 0;
@@ -376,6 +437,7 @@ impl Searcher {
                 .or(defaults.get(k).map(|d| d.1))
                 .unwrap_or(0);
         }
+        self.prepare_evaluator(pos);
         self.path.clear();
         self.path.extend_from_slice(history);
 

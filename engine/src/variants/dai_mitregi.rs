@@ -1144,6 +1144,30 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         p.plies = p.plies.saturating_add(1);
         Some(p)
     }
+    fn eval_cells(&self) -> usize {
+        NSQ
+    }
+    /// Pieces on their cells, and the pieces in hand per kind.
+    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                let color = color_of(c);
+                let cell = match color {
+                    Color::White => sq,
+                    // The array is point-symmetric: Black sees the board turned half round.
+                    Color::Black => NSQ - 1 - sq,
+                };
+                sink.piece(color, Self::kind_of(c), cell);
+            }
+        }
+        for color in Color::ALL {
+            for (kind, &n) in self.hands[color.index()].iter().enumerate() {
+                if n > 0 {
+                    sink.in_hand(color, kind, n as u32);
+                }
+            }
+        }
+    }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         ROLES
             .iter()

@@ -1125,6 +1125,18 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         p.halfmove = p.halfmove.saturating_add(1);
         Some(p)
     }
+    fn eval_cells(&self) -> usize {
+        64
+    }
+    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        for (sq, &c) in self.board.iter().enumerate() {
+            if c != 0 {
+                let side = ((c - 1) & 1) as usize;
+                let cell = if side == 0 { sq } else { sq ^ 56 };
+                sink.piece(Color::ALL[side], ((c - 1) >> 1) as usize, cell);
+            }
+        }
+    }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         NAMES.iter().copied().zip(VALUES).collect()
     }

@@ -1304,6 +1304,39 @@ impl Game for Extreme2d {
         m
     }
 
+    fn eval_cells(&self) -> usize {
+        N
+    }
+    /// Every disc of a stack on the stack's cell (a stack with two red discs counts the red
+    /// cell entry twice), Pawns, Heirs and Kings once.
+    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        for (sq, &s) in self.cells.iter().enumerate() {
+            if s == 0 {
+                continue;
+            }
+            let side = owner(s);
+            let color = Color::ALL[side];
+            let cell = if side == 0 {
+                sq
+            } else {
+                (W - 1 - sq / W) * W + sq % W
+            };
+            if is_pawn(s) {
+                sink.piece(color, 0, cell);
+            }
+            for (kind, n) in [(1, reds(s)), (2, blues(s)), (3, yellows(s))] {
+                for _ in 0..n {
+                    sink.piece(color, kind, cell);
+                }
+            }
+            match role(s) {
+                HEIR => sink.piece(color, 4, cell),
+                KING => sink.piece(color, 5, cell),
+                _ => {}
+            }
+        }
+    }
+
     /// Two cheap terms, in centipawns: 4 per rank a Pawn has advanced from its start rank, and
     /// 3 per step a stack with powers stands in from the nearest edge (a stack's material is
     /// already the sum of its discs).

@@ -106,6 +106,43 @@ impl<V: Variant> Game for Position<V> {
         };
         16 * victim - attacker + promotion
     }
+    fn eval_cells(&self) -> usize {
+        V::rules().spec.topology.num_squares()
+    }
+    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        let rules = V::rules();
+        let t = &rules.tables;
+        let occ = self.occupied();
+        for c in Color::ALL {
+            let own = self.by_color(c);
+            // The enemy royal piece's neighbourhood: the cells it could step to.
+            let zone = self
+                .king(!c)
+                .map(|k| t.attacks(!c, rules.king, k, occ))
+                .unwrap_or(V::Bb::EMPTY);
+            let mut zone_attacks = 0;
+            for r in 0..t.num_roles() {
+                let role = crate::Role(r as u8);
+                for sq in self.pieces(c, role).squares() {
+                    let cell = match c {
+                        Color::White => sq,
+                        Color::Black => rules.black_view[sq.index()],
+                    };
+                    sink.piece(c, r, cell.index());
+                    if role == rules.king {
+                        continue;
+                    }
+                    let mut reach = t.leap_moves(c, role, sq) | t.leap_captures(c, role, sq);
+                    for &slot in t.rides(c, role) {
+                        reach |= t.ride(slot, sq, occ);
+                    }
+                    sink.mobility(c, r, (reach & !own).count());
+                    zone_attacks += (reach & zone).count();
+                }
+            }
+            sink.king_attacks(c, zone_attacks);
+        }
+    }
     fn positional(&self) -> i32 {
         crate::eval::positional(self)
     }

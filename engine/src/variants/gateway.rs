@@ -1311,6 +1311,26 @@ impl Game for Gateway {
         }
     }
 
+    fn eval_cells(&self) -> usize {
+        NSQ
+    }
+    /// Every piece on its cell (the Quantum King, spread over a row, has none).
+    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        for c in Color::ALL {
+            for r in 0..NROLES {
+                for s in self.pieces(c, r).squares() {
+                    let (f, rank, l) = coords(s.index());
+                    let rank = if c == Color::White {
+                        rank
+                    } else {
+                        RANKS - 1 - rank
+                    };
+                    sink.piece(c, r, (l * RANKS + rank) * FILES + f);
+                }
+            }
+        }
+    }
+
     /// Two cheap terms, White minus Black, from the mover's view: 4 centipawns per rank a
     /// Pawn has advanced, and 6 per non-royal piece standing in the open field (ranks 4–7)
     /// or beyond its own gateway.

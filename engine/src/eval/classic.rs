@@ -1,4 +1,4 @@
-//! Positional terms of the chess-family evaluation, kept few and cheap.
+//! The classic evaluation of the chess family: positional terms kept few and cheap.
 //!
 //! 1. Mobility: 2 centipawns per cell a non-royal piece attacks or can move to that is not
 //!    occupied by its own side (riders dominate, as they should).

@@ -1,0 +1,331 @@
+//! The evaluation: a weighted sum of features every variant exposes through
+//! [`Game::eval_features`], with weights read from data (`data/eval/<variant>.json`).
+//!
+//! Features, each with a middle-game and an end-game weight blended by the game phase
+//! (tapered evaluation):
+//! - material per kind (counts from [`Game::material`], pieces in hand included);
+//! - a cell table per kind, written from White's side and read through the rank mirror for
+//!   Black, so one table serves both sides;
+//! - mobility per kind (cells a piece reaches), where the variant has cheap attack tables;
+//! - attacks on the cells around the enemy royal piece;
+//! - pieces in hand per kind (drop variants), on top of their material;
+//! - the side to move (tempo).
+//!
+//! The evaluation is linear in the weights, which is what lets `variantlab tune` fit them
+//! exactly by the Texel method. The classic evaluation (material plus two fixed terms) stays
+//! available for comparison.
+
+pub mod classic;
+mod weights;
+
+pub use classic::positional;
+pub use weights::{builtin, EvalWeights, KindWeights, Provenance, WeightsError};
+
+use crate::game::Game;
+use crate::Color;
+
+/// Where a position's features go: the search adds up weights, the tuner records counts.
+pub trait FeatureSink {
+    /// A piece of material kind `kind` of `color` stands on `cell`, numbered from its owner's
+    /// side (the rank mirror applied for Black).
+    fn piece(&mut self, color: Color, kind: usize, cell: usize);
+    /// A piece of kind `kind` of `color` reaches `cells` cells not held by its own side.
+    fn mobility(&mut self, color: Color, kind: usize, cells: u32);
+    /// `color` attacks the cells next to the enemy royal piece `attacks` times.
+    fn king_attacks(&mut self, color: Color, attacks: u32);
+    /// `color` holds `count` pieces of kind `kind` in hand.
+    fn in_hand(&mut self, color: Color, kind: usize, count: u32);
+}
+
+/// Full weight of the middle game in the phase blend.
+pub const PHASE_MAX: i32 = 256;
+
+/// Where each feature's weight sits in a flat weight vector: per kind a block of material,
+/// in hand, mobility and one entry per cell, then the royal-zone attacks and the tempo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Material kinds ([`Game::material_kinds`]).
+    pub kinds: usize,
+    /// Cell indices of the cell tables ([`Game::eval_cells`]).
+    pub cells: usize,
+}
+
+impl Layout {
+    /// The layout of `G`'s features.
+    pub fn of<G: Game>(pos: &G) -> Layout {
+        Layout {
+            kinds: pos.material_kinds().len(),
+            cells: pos.eval_cells(),
+        }
+    }
+    fn block(&self) -> usize {
+        3 + self.cells
+    }
+    /// Index of kind `k`'s material weight.
+    pub fn material(&self, k: usize) -> usize {
+        k * self.block()
+    }
+    /// Index of kind `k`'s in-hand weight.
+    pub fn in_hand(&self, k: usize) -> usize {
+        k * self.block() + 1
+    }
+    /// Index of kind `k`'s mobility weight.
+    pub fn mobility(&self, k: usize) -> usize {
+        k * self.block() + 2
+    }
+    /// Index of kind `k`'s weight on `cell`.
+    pub fn cell(&self, k: usize, cell: usize) -> usize {
+        k * self.block() + 3 + cell
+    }
+    /// Index of the royal-zone attack weight.
+    pub fn king_attack(&self) -> usize {
+        self.kinds * self.block()
+    }
+    /// Index of the tempo weight.
+    pub fn tempo(&self) -> usize {
+        self.kinds * self.block() + 1
+    }
+    /// Number of weights (each a middle-game and end-game pair).
+    pub fn len(&self) -> usize {
+        self.kinds * self.block() + 2
+    }
+    /// Whether there are no weights at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The game phase of `pos` in `0..=PHASE_MAX` (`PHASE_MAX` = all pieces of the start
+/// position on the board or in hand), from per-kind phase weights.
+pub fn phase<G: Game>(pos: &G, phase_weights: &[i32], full: i32) -> i32 {
+    if full <= 0 {
+        return PHASE_MAX;
+    }
+    let m = pos.material();
+    let mut p = 0;
+    for (k, &w) in phase_weights.iter().enumerate() {
+        p += w * (m[0][k] as i32 + m[1][k] as i32);
+    }
+    (p.min(full) * PHASE_MAX) / full
+}
+
+/// Phase weight of each kind: pieces count by their default value in pawns; the cheapest
+/// kind (pawns) and royal or valueless kinds do not count.
+pub fn phase_weights(values: &[i32]) -> Vec<i32> {
+    let pawn = values.iter().copied().filter(|&v| v > 0).min().unwrap_or(0);
+    values
+        .iter()
+        .map(|&v| if v > pawn { (v + 50) / 100 } else { 0 })
+        .collect()
+}
+
+/// A dense evaluator for one variant: the weights of an [`EvalWeights`] laid out for fast
+/// look-up, with the variant's phase weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluator {
+    layout: Layout,
+    weights: Vec<[i32; 2]>,
+    phase_weights: Vec<i32>,
+    full_phase: i32,
+}
+
+impl Evaluator {
+    /// An evaluator for `G` from weights checked against the variant.
+    ///
+    /// # Errors
+    /// If the weights are for another variant, or their kinds or cell tables do not match.
+    pub fn new<G: Game>(w: &EvalWeights) -> Result<Evaluator, WeightsError> {
+        let start = G::start();
+        let layout = Layout::of(&start);
+        let dense = w.dense(start.variant_name(), &start.material_kinds(), layout)?;
+        Ok(Evaluator::from_dense::<G>(dense))
+    }
+
+    /// Material only, at the variant's default values: the tuner's starting point.
+    pub fn material_only<G: Game>() -> Evaluator {
+        let start = G::start();
+        let layout = Layout::of(&start);
+        let mut weights = vec![[0; 2]; layout.len()];
+        for (k, (_, v)) in start.material_kinds().iter().enumerate() {
+            weights[layout.material(k)] = [*v, *v];
+        }
+        Evaluator::from_dense::<G>(weights)
+    }
+
+    /// An evaluator from a flat weight vector laid out by [`Layout::of`].
+    ///
+    /// # Panics
+    /// If the vector does not have the layout's length.
+    pub fn from_dense<G: Game>(weights: Vec<[i32; 2]>) -> Evaluator {
+        let start = G::start();
+        let layout = Layout::of(&start);
+        assert_eq!(
+            weights.len(),
+            layout.len(),
+            "weights laid out for the variant"
+        );
+        let values: Vec<i32> = start.material_kinds().iter().map(|k| k.1).collect();
+        let phase_weights = phase_weights(&values);
+        let m = start.material();
+        let full_phase = phase_weights
+            .iter()
+            .enumerate()
+            .map(|(k, &w)| w * (m[0][k] as i32 + m[1][k] as i32))
+            .sum();
+        Evaluator {
+            layout,
+            weights,
+            phase_weights,
+            full_phase,
+        }
+    }
+
+    /// The layout of the weights.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The flat weights (middle game, end game).
+    pub fn weights(&self) -> &[[i32; 2]] {
+        &self.weights
+    }
+
+    /// Sets one kind's material weight in both phases (an engine configuration's `values`).
+    pub fn set_material(&mut self, kind: usize, value: i32) {
+        if kind < self.layout.kinds {
+            let i = self.layout.material(kind);
+            self.weights[i] = [value, value];
+        }
+    }
+
+    /// The game phase of `pos` in `0..=PHASE_MAX`.
+    pub fn phase<G: Game>(&self, pos: &G) -> i32 {
+        phase(pos, &self.phase_weights, self.full_phase)
+    }
+
+    /// Score in centipawns from the side to move's point of view.
+    pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
+        let mut acc = Accumulator {
+            layout: self.layout,
+            weights: &self.weights,
+            sum: [0; 2],
+        };
+        let m = pos.material();
+        for (k, (&white, &black)) in m[0].iter().zip(&m[1]).enumerate().take(self.layout.kinds) {
+            let n = white as i32 - black as i32;
+            if n != 0 {
+                let w = self.weights[self.layout.material(k)];
+                acc.sum[0] += n * w[0];
+                acc.sum[1] += n * w[1];
+            }
+        }
+        pos.eval_features(&mut acc);
+        let tempo = self.weights[self.layout.tempo()];
+        let sign = if pos.turn() == Color::White { 1 } else { -1 };
+        acc.sum[0] += sign * tempo[0];
+        acc.sum[1] += sign * tempo[1];
+        let ph = self.phase(pos);
+        let white = (acc.sum[0] * ph + acc.sum[1] * (PHASE_MAX - ph)) / PHASE_MAX;
+        sign * white
+    }
+}
+
+/// Adds weights for the search.
+struct Accumulator<'a> {
+    layout: Layout,
+    weights: &'a [[i32; 2]],
+    sum: [i32; 2],
+}
+
+impl Accumulator<'_> {
+    #[inline]
+    fn add(&mut self, color: Color, index: usize, times: i32) {
+        let w = self.weights[index];
+        let t = if color == Color::White { times } else { -times };
+        self.sum[0] += t * w[0];
+        self.sum[1] += t * w[1];
+    }
+}
+
+impl FeatureSink for Accumulator<'_> {
+    #[inline]
+    fn piece(&mut self, color: Color, kind: usize, cell: usize) {
+        self.add(color, self.layout.cell(kind, cell), 1);
+    }
+    #[inline]
+    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
+        self.add(color, self.layout.mobility(kind), cells as i32);
+    }
+    #[inline]
+    fn king_attacks(&mut self, color: Color, attacks: u32) {
+        self.add(color, self.layout.king_attack(), attacks as i32);
+    }
+    #[inline]
+    fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
+        self.add(color, self.layout.in_hand(kind), count as i32);
+    }
+}
+
+/// Records a position's features as (weight index, White-minus-Black count) pairs, for the
+/// tuner; material and tempo included, so the evaluation is the dot product with the weights
+/// blended by the phase.
+pub struct FeatureRecorder {
+    layout: Layout,
+    /// The features so far (an index may appear more than once).
+    pub features: Vec<(u32, i16)>,
+}
+
+impl FeatureRecorder {
+    /// An empty recorder for a layout.
+    pub fn new(layout: Layout) -> FeatureRecorder {
+        FeatureRecorder {
+            layout,
+            features: Vec::new(),
+        }
+    }
+
+    /// Records every feature of `pos`, merged by index.
+    pub fn record<G: Game>(&mut self, pos: &G) {
+        self.features.clear();
+        let m = pos.material();
+        for (k, (&white, &black)) in m[0].iter().zip(&m[1]).enumerate().take(self.layout.kinds) {
+            let n = white as i16 - black as i16;
+            if n != 0 {
+                self.features.push((self.layout.material(k) as u32, n));
+            }
+        }
+        pos.eval_features(self);
+        let sign = if pos.turn() == Color::White { 1 } else { -1 };
+        self.features.push((self.layout.tempo() as u32, sign));
+        self.features.sort_unstable_by_key(|f| f.0);
+        let mut merged: Vec<(u32, i16)> = Vec::with_capacity(self.features.len());
+        for &(i, n) in &self.features {
+            match merged.last_mut() {
+                Some(last) if last.0 == i => last.1 += n,
+                _ => merged.push((i, n)),
+            }
+        }
+        merged.retain(|f| f.1 != 0);
+        self.features = merged;
+    }
+
+    fn add(&mut self, color: Color, index: usize, times: i32) {
+        let t = if color == Color::White { times } else { -times };
+        self.features.push((index as u32, t as i16));
+    }
+}
+
+impl FeatureSink for FeatureRecorder {
+    fn piece(&mut self, color: Color, kind: usize, cell: usize) {
+        self.add(color, self.layout.cell(kind, cell), 1);
+    }
+    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
+        self.add(color, self.layout.mobility(kind), cells as i32);
+    }
+    fn king_attacks(&mut self, color: Color, attacks: u32) {
+        self.add(color, self.layout.king_attack(), attacks as i32);
+    }
+    fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
+        self.add(color, self.layout.in_hand(kind), count as i32);
+    }
+}

@@ -1,0 +1,264 @@
+//! The evaluation weights as a data file (`data/eval/<variant>.json`): what the tuner writes,
+//! what the binary embeds as each variant's default, and what an engine configuration may
+//! load instead.
+
+use super::Layout;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+use thiserror::Error;
+
+/// How a weights file was produced.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// How the weights were obtained (`texel`, `material`).
+    pub method: String,
+    /// Games the positions came from (training and held out).
+    #[serde(default)]
+    pub games: u64,
+    /// Positions fitted.
+    #[serde(default)]
+    pub positions: u64,
+    /// The self-play settings of those games (engine, nodes, openings) and the tuner's.
+    #[serde(default)]
+    pub settings: String,
+    /// Date of tuning (UTC, YYYY-MM-DD).
+    #[serde(default)]
+    pub date: String,
+    /// variantlab version and commit that tuned.
+    #[serde(default)]
+    pub version: String,
+    /// Logistic loss on the held-out games before and after tuning.
+    #[serde(default)]
+    pub holdout_loss: Option<[f64; 2]>,
+    /// The fitted scaling constant of the logistic (result = σ(K · eval / 400)).
+    #[serde(default)]
+    pub scale: Option<f64>,
+}
+
+/// The weights of one material kind, middle game and end game: `[mg, eg]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KindWeights {
+    /// The kind's name, as in [`crate::Game::material_kinds`].
+    pub name: String,
+    /// Value of one piece, centipawns.
+    pub material: [i32; 2],
+    /// Extra value of a piece held in hand.
+    #[serde(default)]
+    pub in_hand: [i32; 2],
+    /// Value per cell reached.
+    #[serde(default)]
+    pub mobility: [i32; 2],
+    /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
+    /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
+    #[serde(default)]
+    pub cells_mg: Vec<i32>,
+    /// Cell table, end game.
+    #[serde(default)]
+    pub cells_eg: Vec<i32>,
+}
+
+/// A variant's evaluation weights, as stored in a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvalWeights {
+    /// The variant's command-line name.
+    pub variant: String,
+    /// How the weights were produced.
+    pub produced: Provenance,
+    /// Per attack on a cell next to the enemy royal piece.
+    #[serde(default)]
+    pub king_attack: [i32; 2],
+    /// For the side to move.
+    #[serde(default)]
+    pub tempo: [i32; 2],
+    /// Per material kind, in the order of the variant's kinds.
+    pub kinds: Vec<KindWeights>,
+}
+
+/// Weights that cannot serve a variant.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum WeightsError {
+    /// Not JSON of the expected shape.
+    #[error("evaluation weights: {0}")]
+    Syntax(String),
+    /// Written for another variant.
+    #[error("evaluation weights are for {found:?}, not {expected:?}")]
+    Variant {
+        /// The variant in use.
+        expected: String,
+        /// The file's variant.
+        found: String,
+    },
+    /// Kinds missing, extra or out of order.
+    #[error("evaluation weights: kinds {found:?} do not match the variant's {expected:?}")]
+    Kinds {
+        /// The variant's kinds.
+        expected: Vec<String>,
+        /// The file's kinds.
+        found: Vec<String>,
+    },
+    /// A cell table of the wrong length.
+    #[error("evaluation weights: {kind}'s cell table has {found} entries, the board {expected}")]
+    Cells {
+        /// The kind.
+        kind: String,
+        /// The board's cell indices.
+        expected: usize,
+        /// Entries in the file.
+        found: usize,
+    },
+}
+
+impl EvalWeights {
+    /// Reads weights from JSON text.
+    ///
+    /// # Errors
+    /// [`WeightsError::Syntax`] naming the line and column.
+    pub fn parse(text: &str) -> Result<EvalWeights, WeightsError> {
+        serde_json::from_str(text).map_err(|e| WeightsError::Syntax(e.to_string()))
+    }
+
+    /// The weights laid out flat for `layout`, after checking the variant, kinds and cells.
+    ///
+    /// # Errors
+    /// If the file does not fit the variant.
+    pub fn dense(
+        &self,
+        variant: &str,
+        kinds: &[(&'static str, i32)],
+        layout: Layout,
+    ) -> Result<Vec<[i32; 2]>, WeightsError> {
+        if self.variant != variant {
+            return Err(WeightsError::Variant {
+                expected: variant.to_string(),
+                found: self.variant.clone(),
+            });
+        }
+        let names: Vec<&str> = self.kinds.iter().map(|k| k.name.as_str()).collect();
+        if names.len() != kinds.len() || names.iter().zip(kinds).any(|(a, b)| *a != b.0) {
+            return Err(WeightsError::Kinds {
+                expected: kinds.iter().map(|k| k.0.to_string()).collect(),
+                found: names.iter().map(|s| s.to_string()).collect(),
+            });
+        }
+        let mut w = vec![[0; 2]; layout.len()];
+        for (k, kw) in self.kinds.iter().enumerate() {
+            for table in [&kw.cells_mg, &kw.cells_eg] {
+                if !table.is_empty() && table.len() != layout.cells {
+                    return Err(WeightsError::Cells {
+                        kind: kw.name.clone(),
+                        expected: layout.cells,
+                        found: table.len(),
+                    });
+                }
+            }
+            w[layout.material(k)] = kw.material;
+            w[layout.in_hand(k)] = kw.in_hand;
+            w[layout.mobility(k)] = kw.mobility;
+            for c in 0..layout.cells {
+                w[layout.cell(k, c)] = [
+                    kw.cells_mg.get(c).copied().unwrap_or(0),
+                    kw.cells_eg.get(c).copied().unwrap_or(0),
+                ];
+            }
+        }
+        w[layout.king_attack()] = self.king_attack;
+        w[layout.tempo()] = self.tempo;
+        Ok(w)
+    }
+
+    /// Weights for a file from a flat vector laid out by `layout`.
+    pub fn from_dense(
+        variant: &str,
+        kinds: &[(&'static str, i32)],
+        layout: Layout,
+        w: &[[i32; 2]],
+        produced: Provenance,
+    ) -> EvalWeights {
+        let kinds = kinds
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _))| KindWeights {
+                name: name.to_string(),
+                material: w[layout.material(k)],
+                in_hand: w[layout.in_hand(k)],
+                mobility: w[layout.mobility(k)],
+                cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
+                cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
+            })
+            .collect();
+        EvalWeights {
+            variant: variant.to_string(),
+            produced,
+            king_attack: w[layout.king_attack()],
+            tempo: w[layout.tempo()],
+            kinds,
+        }
+    }
+
+    /// JSON with one line per field and every list of numbers on one line, so a file diffs
+    /// and reads well.
+    pub fn to_json(&self) -> String {
+        let value = serde_json::to_value(self).expect("weights serialise");
+        let mut out = String::new();
+        write_value(&value, 0, &mut out);
+        out.push('\n');
+        out
+    }
+}
+
+fn write_value(v: &serde_json::Value, indent: usize, out: &mut String) {
+    use serde_json::Value;
+    let pad = |n: usize| "  ".repeat(n);
+    match v {
+        Value::Array(items) if items.iter().all(|i| !i.is_array() && !i.is_object()) => {
+            out.push_str(&serde_json::to_string(v).expect("numbers serialise"));
+        }
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(&pad(indent + 1));
+                write_value(item, indent + 1, out);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push_str("{\n");
+            for (i, (k, item)) in map.iter().enumerate() {
+                out.push_str(&pad(indent + 1));
+                out.push_str(&serde_json::to_string(k).expect("keys serialise"));
+                out.push_str(": ");
+                write_value(item, indent + 1, out);
+                out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push('}');
+        }
+        _ => out.push_str(&serde_json::to_string(v).expect("scalars serialise")),
+    }
+}
+
+/// The tuned weights embedded in the binary, by variant name: the default evaluation of every
+/// variant that has passed the tune-then-SPRT loop (`docs/evaluation.md`). Variants without an
+/// entry use the classic evaluation.
+const EMBEDDED: &[(&str, &str)] = &[];
+
+/// The embedded default weights of a variant, parsed once.
+pub fn builtin(variant: &str) -> Option<Arc<EvalWeights>> {
+    static PARSED: OnceLock<HashMap<&'static str, Arc<EvalWeights>>> = OnceLock::new();
+    PARSED
+        .get_or_init(|| {
+            EMBEDDED
+                .iter()
+                .map(|(name, text)| {
+                    let w = EvalWeights::parse(text)
+                        .unwrap_or_else(|e| panic!("embedded weights of {name}: {e}"));
+                    (*name, Arc::new(w))
+                })
+                .collect()
+        })
+        .get(variant)
+        .cloned()
+}

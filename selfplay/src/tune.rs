@@ -1,0 +1,686 @@
+//! `variantlab tune`: fits a variant's evaluation weights to the results of recorded games by
+//! the Texel method (logistic loss of the evaluation against the result, on quiet positions).
+//!
+//! 1. Positions: every game of the given run folders (`moves.csv` replayed from the opening in
+//!    `games.csv`) is replayed; a position is kept when the side to move is not in check and
+//!    the move played from it was quiet, so the static evaluation is a fair summary of it.
+//!    Forfeited games are left out.
+//! 2. The games are split, by a seeded hash of the game, into a training set and a held-out
+//!    set (`--holdout`); the positions of one game never straddle the two.
+//! 3. The scaling constant K of `result ≈ σ(K · eval / 400)` is fitted first, with the
+//!    starting weights, so the fitted weights stay in centipawns.
+//! 4. The weights are fitted by Adam on the training loss plus an L2 penalty that pulls each
+//!    weight towards its starting value; the held-out loss is checked every few epochs and
+//!    the best weights so far are kept (early stopping).
+
+use crate::tournament::RunConfig;
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use variantlab_engine::eval::{EvalWeights, Evaluator, FeatureRecorder, Layout, Provenance};
+use variantlab_engine::game::Game;
+use variantlab_engine::{with_variant, VariantKind};
+
+/// What `variantlab tune` is asked to do.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    /// Run folders with `games.csv`, `moves.csv` and `run.json`, all of one variant.
+    pub games: Vec<PathBuf>,
+    /// Where to write the weights.
+    pub out: PathBuf,
+    /// Starting weights: `default`, `classic` (material only at the default values) or a file.
+    pub from: String,
+    /// Share of games held out.
+    pub holdout: f64,
+    /// L2 penalty per squared centipawn of distance from the starting weights.
+    pub l2: f64,
+    /// Share of the target taken from the recorded search score instead of the result.
+    pub score_weight: f64,
+    /// Most training epochs.
+    pub epochs: u32,
+    /// Plies at the start of each recorded game that are not used.
+    pub skip_plies: u32,
+    /// Seed of the training/held-out split.
+    pub seed: u64,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// Quiet positions of recorded games, as sparse feature vectors.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Start of each position's features in `index`/`count` (one more entry than positions).
+    pub offsets: Vec<u32>,
+    /// Weight index of each feature.
+    pub index: Vec<u32>,
+    /// White-minus-Black count of each feature.
+    pub count: Vec<i16>,
+    /// Middle-game share of each position (phase / PHASE_MAX).
+    pub phase: Vec<f32>,
+    /// Result from White's side: 1, 0.5 or 0.
+    pub result: Vec<f32>,
+    /// The classic evaluation of each position (White's side, centipawns): what
+    /// `--from classic` starts from.
+    pub classic: Vec<f32>,
+    /// The recorded search score of each position (White's side, centipawns, clamped to
+    /// ±2000), for `--score-weight`.
+    pub score: Vec<f32>,
+    /// The game (numbered across folders) each position comes from.
+    pub game: Vec<u32>,
+    /// Games read.
+    pub games: u32,
+}
+
+impl Dataset {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.result.len()
+    }
+    /// Whether there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.result.is_empty()
+    }
+    fn features(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        self.index[a..b]
+            .iter()
+            .zip(&self.count[a..b])
+            .map(|(&j, &n)| (j as usize, n as f64))
+    }
+    /// The evaluation of position `i` (White's side, centipawns) under flat weights.
+    fn eval(&self, i: usize, w: &[[f64; 2]]) -> f64 {
+        let ph = self.phase[i] as f64;
+        self.features(i)
+            .map(|(j, n)| n * (w[j][0] * ph + w[j][1] * (1.0 - ph)))
+            .sum()
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean logistic loss (cross-entropy against the targets) of the positions `rows`.
+fn loss(data: &Dataset, target: &[f32], rows: &[usize], w: &[[f64; 2]], k: f64) -> f64 {
+    let total: f64 = rows
+        .par_iter()
+        .map(|&i| {
+            let p = sigmoid(k * data.eval(i, w) / 400.0).clamp(1e-12, 1.0 - 1e-12);
+            let y = target[i] as f64;
+            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+        })
+        .sum();
+    total / rows.len().max(1) as f64
+}
+
+/// Gradient of a mean loss over `rows` with respect to the flat weights, given the loss's
+/// derivative with respect to each position's evaluation.
+fn gradient(
+    data: &Dataset,
+    rows: &[usize],
+    w: &[[f64; 2]],
+    d_eval: impl Fn(usize, f64) -> f64 + Sync,
+) -> Vec<[f64; 2]> {
+    let n = w.len();
+    let mut g = rows
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut g = vec![[0.0; 2]; n];
+            for &i in chunk {
+                let d = d_eval(i, data.eval(i, w));
+                let ph = data.phase[i] as f64;
+                for (j, x) in data.features(i) {
+                    g[j][0] += d * x * ph;
+                    g[j][1] += d * x * (1.0 - ph);
+                }
+            }
+            g
+        })
+        .reduce(
+            || vec![[0.0; 2]; n],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x[0] += y[0];
+                    x[1] += y[1];
+                }
+                a
+            },
+        );
+    let scale = 1.0 / rows.len().max(1) as f64;
+    g.iter_mut().for_each(|x| {
+        x[0] *= scale;
+        x[1] *= scale;
+    });
+    g
+}
+
+/// The K minimising the loss with weights `w` (golden-section search over 0.05..5).
+fn fit_scale(data: &Dataset, rows: &[usize], w: &[[f64; 2]]) -> f64 {
+    let target = &data.result;
+    let (mut a, mut b) = (0.05f64, 5.0f64);
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - r * (b - a);
+        let d = a + r * (b - a);
+        if loss(data, target, rows, w, c) < loss(data, target, rows, w, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// A game's result from White's side.
+fn parse_result(s: &str) -> Option<f32> {
+    match s {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
+/// Terminations after which the result says nothing about the position.
+const FORFEITS: [&str; 3] = ["illegal_move", "engine_crash", "time_forfeit"];
+
+/// Reads the quiet positions of every game in `dirs` (all of variant `G`).
+///
+/// # Errors
+/// A folder of another variant, a missing `moves.csv` (a run without `--record-moves`), a
+/// truncated or malformed file, or a recorded move that is not legal where it was played.
+pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Dataset> {
+    let start = G::start();
+    let layout = Layout::of(&start);
+    let phase_eval = Evaluator::material_only::<G>();
+    let mut data = Dataset {
+        offsets: vec![0],
+        ..Dataset::default()
+    };
+    let mut recorder = FeatureRecorder::new(layout);
+    let kinds = start.material_kinds();
+    for dir in dirs {
+        let run = read_run(dir)?;
+        if run.variant != start.variant_name() {
+            bail!(
+                "{}: games of {}, not {} (tune one variant at a time)",
+                dir.display(),
+                run.variant,
+                start.variant_name()
+            );
+        }
+        let games = read_games(dir)?;
+        let moves = read_moves(dir)?;
+        for (id, (opening, result)) in &games {
+            let Some(list) = moves.get(id) else { continue };
+            let mut pos = if run.openings.starts_with("random-plies:") {
+                let mut p = G::start();
+                for m in opening.split_whitespace() {
+                    p.play_text(m).with_context(|| {
+                        format!("{}: game {id}: opening move {m}", dir.display())
+                    })?;
+                }
+                p
+            } else {
+                G::from_text(opening)
+                    .map_err(|e| anyhow::anyhow!("{}: game {id}: opening: {e}", dir.display()))?
+            };
+            for (ply, (text, score)) in list.iter().enumerate() {
+                let Some(m) = pos.parse_move(text) else {
+                    bail!(
+                        "{}: game {id}, ply {}: {text} is not a legal move in {}",
+                        dir.display(),
+                        ply + 1,
+                        pos.to_text()
+                    );
+                };
+                if ply as u32 >= skip_plies && !pos.in_check() && !pos.is_tactical(m) {
+                    recorder.record(&pos);
+                    for &(j, n) in &recorder.features {
+                        data.index.push(j);
+                        data.count.push(n);
+                    }
+                    data.offsets.push(data.index.len() as u32);
+                    data.phase.push(
+                        phase_eval.phase(&pos) as f32 / variantlab_engine::eval::PHASE_MAX as f32,
+                    );
+                    data.result.push(*result);
+                    data.score.push(*score);
+                    let material: i32 = (0..kinds.len())
+                        .map(|k| {
+                            let m = pos.material();
+                            (m[0][k] as i32 - m[1][k] as i32) * kinds[k].1
+                        })
+                        .sum();
+                    let positional = match pos.turn() {
+                        variantlab_engine::Color::White => pos.positional(),
+                        variantlab_engine::Color::Black => -pos.positional(),
+                    };
+                    data.classic.push((material + positional) as f32);
+                    data.game.push(data.games);
+                }
+                pos.play_unchecked(m);
+            }
+            data.games += 1;
+        }
+    }
+    if data.is_empty() {
+        bail!("no quiet positions in the given games (were they recorded with --record-moves?)");
+    }
+    Ok(data)
+}
+
+/// The settings of a run folder.
+fn read_run(dir: &Path) -> Result<RunConfig> {
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{}: no run.json (not a run folder?)", dir.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Opening and result of every game that was not forfeited, by game id.
+fn read_games(dir: &Path) -> Result<Vec<(u64, (String, f32))>> {
+    let path = dir.join("games.csv");
+    let mut reader =
+        csv::Reader::from_path(&path).with_context(|| format!("reading {}", path.display()))?;
+    let headers = reader.headers()?.clone();
+    let col = |name: &str| -> Result<usize> {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("{}: no column {name:?}", path.display()))
+    };
+    let (cid, copen, cres, cterm) = (
+        col("game_id")?,
+        col("opening")?,
+        col("result")?,
+        col("termination")?,
+    );
+    let mut games = Vec::new();
+    for (line, row) in reader.records().enumerate() {
+        let row = row.with_context(|| format!("{}, line {}", path.display(), line + 2))?;
+        let id: u64 = row[cid]
+            .parse()
+            .with_context(|| format!("{}, line {}: game_id", path.display(), line + 2))?;
+        let result = parse_result(&row[cres]).with_context(|| {
+            format!(
+                "{}, line {}: result {:?}",
+                path.display(),
+                line + 2,
+                &row[cres]
+            )
+        })?;
+        if FORFEITS.contains(&&row[cterm]) {
+            continue;
+        }
+        games.push((id, (row[copen].to_string(), result)));
+    }
+    Ok(games)
+}
+
+/// The moves of every game, in ply order, by game id.
+fn read_moves(dir: &Path) -> Result<HashMap<u64, Vec<(String, f32)>>> {
+    let path = dir.join("moves.csv");
+    let mut reader = csv::Reader::from_path(&path).with_context(|| {
+        format!(
+            "reading {} (record the games with --record-moves)",
+            path.display()
+        )
+    })?;
+    let headers = reader.headers()?.clone();
+    let col = |name: &str| -> Result<usize> {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("{}: no column {name:?}", path.display()))
+    };
+    let (cid, cply, cmove, ceval) = (
+        col("game_id")?,
+        col("ply")?,
+        col("move")?,
+        col("eval_white_cp")?,
+    );
+    let mut moves: HashMap<u64, Vec<(u32, String, f32)>> = HashMap::new();
+    for (line, row) in reader.records().enumerate() {
+        let row = row.with_context(|| format!("{}, line {}", path.display(), line + 2))?;
+        let id: u64 = row[cid]
+            .parse()
+            .with_context(|| format!("{}, line {}: game_id", path.display(), line + 2))?;
+        let ply: u32 = row[cply]
+            .parse()
+            .with_context(|| format!("{}, line {}: ply", path.display(), line + 2))?;
+        let score: f32 = row[ceval]
+            .parse()
+            .with_context(|| format!("{}, line {}: eval_white_cp", path.display(), line + 2))?;
+        moves.entry(id).or_default().push((
+            ply,
+            row[cmove].to_string(),
+            score.clamp(-2000.0, 2000.0),
+        ));
+    }
+    let mut out = HashMap::new();
+    for (id, mut list) in moves {
+        list.sort_by_key(|m| m.0);
+        if list.iter().enumerate().any(|(i, m)| m.0 != i as u32 + 1) {
+            bail!(
+                "{}: game {id} has missing or repeated plies (truncated file?)",
+                path.display()
+            );
+        }
+        out.insert(id, list.into_iter().map(|m| (m.1, m.2)).collect());
+    }
+    Ok(out)
+}
+
+/// The outcome of a fit.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    /// The fitted weights.
+    pub weights: Vec<[f64; 2]>,
+    /// The scaling constant.
+    pub scale: f64,
+    /// Held-out loss with the starting and the fitted weights.
+    pub holdout_loss: [f64; 2],
+    /// Training loss with the starting and the fitted weights.
+    pub train_loss: [f64; 2],
+    /// Epochs run.
+    pub epochs: u32,
+}
+
+/// One Adam step (learning rate `lr`, step number `t` from 1) on weights `w` with moments
+/// `m` and `v`.
+fn adam_step(
+    w: &mut [[f64; 2]],
+    g: &[[f64; 2]],
+    m: &mut [[f64; 2]],
+    v: &mut [[f64; 2]],
+    t: u32,
+    lr: f64,
+) {
+    let (beta1, beta2) = (0.9f64, 0.999f64);
+    for j in 0..w.len() {
+        for p in 0..2 {
+            let grad = g[j][p];
+            m[j][p] = beta1 * m[j][p] + (1.0 - beta1) * grad;
+            v[j][p] = beta2 * v[j][p] + (1.0 - beta2) * grad * grad;
+            let mh = m[j][p] / (1.0 - beta1.powi(t as i32));
+            let vh = v[j][p] / (1.0 - beta2.powi(t as i32));
+            w[j][p] -= lr * mh / (vh.sqrt() + 1e-12);
+        }
+    }
+}
+
+/// Weights that reproduce the classic evaluation on the positions `rows` as closely as the
+/// features allow (least squares from material only): the start of `--from classic`, so the
+/// tuner improves on the evaluation the engine plays with rather than starting over.
+pub fn mimic_classic(data: &Dataset, rows: &[usize], start: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![[0.0f64; 2]; w.len()], vec![[0.0f64; 2]; w.len()]);
+    for t in 1..=300 {
+        let g = gradient(data, rows, &w, |i, e| 2.0 * (e - data.classic[i] as f64));
+        adam_step(&mut w, &g, &mut m, &mut v, t, 0.5);
+    }
+    w
+}
+
+/// Fits weights to the positions `train`, stopping early on `holdout`. The target of a
+/// position is its game's result, blended with `score_weight` of its recorded search score
+/// (as an expected result).
+#[allow(clippy::too_many_arguments)]
+pub fn fit(
+    data: &Dataset,
+    train: &[usize],
+    holdout: &[usize],
+    start: &[[f64; 2]],
+    l2: f64,
+    score_weight: f64,
+    epochs: u32,
+    bar: &ProgressBar,
+) -> Fit {
+    let scale = fit_scale(data, train, start);
+    let target: Vec<f32> = (0..data.len())
+        .map(|i| {
+            let s = sigmoid(scale * data.score[i] as f64 / 400.0);
+            ((1.0 - score_weight) * data.result[i] as f64 + score_weight * s) as f32
+        })
+        .collect();
+    let target = &target;
+    let loss = |rows: &[usize], w: &[[f64; 2]]| loss(data, target, rows, w, scale);
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![[0.0f64; 2]; w.len()], vec![[0.0f64; 2]; w.len()]);
+    let check = |w: &[[f64; 2]]| loss(if holdout.is_empty() { train } else { holdout }, w);
+    let start_holdout = check(&w);
+    let (mut best, mut best_loss, mut since_best) = (w.clone(), start_holdout, 0);
+    let mut run = 0;
+    for epoch in 1..=epochs {
+        run = epoch;
+        let mut g = gradient(data, train, &w, |i, e| {
+            (sigmoid(scale * e / 400.0) - target[i] as f64) * scale / 400.0
+        });
+        for (gj, (wj, sj)) in g.iter_mut().zip(w.iter().zip(start)) {
+            gj[0] += l2 * (wj[0] - sj[0]);
+            gj[1] += l2 * (wj[1] - sj[1]);
+        }
+        adam_step(&mut w, &g, &mut m, &mut v, epoch, 1.0);
+        bar.inc(1);
+        if epoch % 10 == 0 {
+            let l = check(&w);
+            bar.set_message(format!("held-out loss {l:.5}"));
+            if l < best_loss - 1e-7 {
+                best_loss = l;
+                best = w.clone();
+                since_best = 0;
+            } else {
+                since_best += 1;
+                if since_best >= 20 {
+                    break;
+                }
+            }
+        }
+    }
+    Fit {
+        train_loss: [loss(train, start), loss(train, &best)],
+        holdout_loss: [start_holdout, best_loss],
+        weights: best,
+        scale,
+        epochs: run,
+    }
+}
+
+/// Splits positions by game into (training, held out), a seeded share `holdout` of games out.
+pub fn split(data: &Dataset, holdout: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
+    let held = |g: u32| {
+        let mut h = variantlab_engine::zobrist::SplitMix64(seed ^ (g as u64).wrapping_mul(0x9e37));
+        (h.next() as f64 / u64::MAX as f64) < holdout
+    };
+    (0..data.len()).partition(|&i| !held(data.game[i]))
+}
+
+/// The starting weights of a tune: a file, the variant's default, or material only.
+fn starting_weights<G: Game>(from: &str) -> Result<Evaluator> {
+    let choice = match from {
+        "classic" => return Ok(Evaluator::material_only::<G>()),
+        "default" => variantlab_engine::search::EvalChoice::Default,
+        path => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("reading --from {path}"))?;
+            variantlab_engine::search::EvalChoice::Weights(std::sync::Arc::new(
+                EvalWeights::parse(&text).with_context(|| format!("--from {path}"))?,
+            ))
+        }
+    };
+    Ok(choice
+        .evaluator::<G>()
+        .with_context(|| format!("--from {from}"))?
+        .unwrap_or_else(Evaluator::material_only::<G>))
+}
+
+/// `variantlab tune`.
+///
+/// # Errors
+/// Bad input (see [`read_positions`]), bad starting weights, an unwritable output.
+pub fn run(o: &TuneOptions) -> Result<()> {
+    let Some(first) = o.games.first() else {
+        bail!("give at least one run folder with --games");
+    };
+    if !(0.0..1.0).contains(&o.holdout) {
+        bail!("--holdout must be at least 0 and below 1");
+    }
+    let variant = read_run(first)?.variant;
+    let kind = VariantKind::from_name(&variant)
+        .with_context(|| format!("{}: run.json", first.display()))?;
+    with_variant!(kind, G => tune::<G>(o))
+}
+
+fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
+    let started = std::time::Instant::now();
+    let data = read_positions::<G>(&o.games, o.skip_plies)?;
+    let (train, holdout) = split(&data, o.holdout, o.seed);
+    if train.is_empty() {
+        bail!("no training positions left after holding out {}", o.holdout);
+    }
+    let start = starting_weights::<G>(&o.from)?;
+    let mut start_w: Vec<[f64; 2]> = start
+        .weights()
+        .iter()
+        .map(|w| [w[0] as f64, w[1] as f64])
+        .collect();
+    if o.from == "classic" {
+        start_w = mimic_classic(&data, &train, &start_w);
+    }
+    let bar = if o.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(o.epochs as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("tune {bar:30} {pos}/{len} epochs {msg} [{elapsed}]")
+            .expect("template"),
+    );
+    let f = fit(
+        &data,
+        &train,
+        &holdout,
+        &start_w,
+        o.l2,
+        o.score_weight,
+        o.epochs,
+        &bar,
+    );
+    bar.finish_and_clear();
+    let pos = G::start();
+    let layout = Layout::of(&pos);
+    let rounded: Vec<[i32; 2]> = f
+        .weights
+        .iter()
+        .map(|w| [w[0].round() as i32, w[1].round() as i32])
+        .collect();
+    let sources: Vec<String> = o
+        .games
+        .iter()
+        .map(|d| {
+            read_run(d).map_or_else(
+                |_| d.display().to_string(),
+                |r| {
+                    format!(
+                        "{} (engine {}, nodes {}, openings {}, {} games)",
+                        d.display(),
+                        r.white.name,
+                        r.nodes.map_or("-".into(), |n| n.to_string()),
+                        r.openings,
+                        r.games
+                    )
+                },
+            )
+        })
+        .collect();
+    let produced = Provenance {
+        method: "texel".into(),
+        games: data.games as u64,
+        positions: data.len() as u64,
+        settings: format!(
+            "games: {}; from {}, holdout {}, l2 {}, score_weight {}, skip_plies {}, seed {}, {} epochs",
+            sources.join("; "),
+            o.from,
+            o.holdout,
+            o.l2,
+            o.score_weight,
+            o.skip_plies,
+            o.seed,
+            f.epochs
+        ),
+        date: today(),
+        version: format!(
+            "variantlab {}{}",
+            env!("CARGO_PKG_VERSION"),
+            crate::tournament::git_commit().map_or(String::new(), |c| format!(" ({c})"))
+        ),
+        holdout_loss: Some(f.holdout_loss),
+        scale: Some(f.scale),
+    };
+    let w = EvalWeights::from_dense(
+        pos.variant_name(),
+        &pos.material_kinds(),
+        layout,
+        &rounded,
+        produced,
+    );
+    if let Some(parent) = o.out.parent() {
+        if !parent.as_os_str().is_empty() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+    }
+    std::fs::write(&o.out, w.to_json()).with_context(|| format!("writing {}", o.out.display()))?;
+    crate::cli::out!(
+        "{}: {} positions from {} games ({} training, {} held out); K = {:.3}",
+        pos.variant_name(),
+        data.len(),
+        data.games,
+        train.len(),
+        holdout.len(),
+        f.scale
+    );
+    crate::cli::out!(
+        "loss: training {:.5} -> {:.5}, held out {:.5} -> {:.5} after {} epochs ({:.0} s)",
+        f.train_loss[0],
+        f.train_loss[1],
+        f.holdout_loss[0],
+        f.holdout_loss[1],
+        f.epochs,
+        started.elapsed().as_secs_f64()
+    );
+    for k in &w.kinds {
+        crate::cli::out!(
+            "  {:<16} material {:>5} {:>5}  mobility {:>3} {:>3}",
+            k.name,
+            k.material[0],
+            k.material[1],
+            k.mobility[0],
+            k.mobility[1]
+        );
+    }
+    crate::cli::out!("wrote {}", o.out.display());
+    Ok(())
+}
+
+/// Today's date (UTC) as YYYY-MM-DD.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
