@@ -138,7 +138,7 @@ fn is_pawn(s: u16) -> bool {
 
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: "extreme-2d",
+    name: super::VariantKind::Extreme2d.name(),
     title: "Extreme 2D Chess",
     rules_file: "docs/rules/extreme-2d.md",
     dims: (10, 10, 1),
@@ -1165,7 +1165,7 @@ impl Game for Extreme2d {
     }
 
     fn variant_name(&self) -> &'static str {
-        "extreme-2d"
+        INFO.name
     }
 
     #[inline]

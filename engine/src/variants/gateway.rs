@@ -107,7 +107,7 @@ use std::sync::OnceLock;
 
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: "gateway",
+    name: super::VariantKind::Gateway.name(),
     title: "Gateway Chess",
     rules_file: "docs/rules/gateway.md",
     dims: (4, 10, 5),
@@ -1200,7 +1200,7 @@ impl Game for Gateway {
     }
 
     fn variant_name(&self) -> &'static str {
-        "gateway"
+        INFO.name
     }
 
     #[inline]

@@ -183,3 +183,20 @@ macro_rules! __with_variant_arms {
         }
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::VariantKind;
+
+    /// A variant's name is written once, in the registry; its info and game quote it.
+    #[test]
+    fn every_name_comes_from_the_registry() {
+        for kind in VariantKind::ALL {
+            assert_eq!(kind.info().name, kind.name());
+            let game = with_variant!(kind, G => G::start().variant_name());
+            assert_eq!(game, kind.name());
+            assert_eq!(VariantKind::from_name(kind.name()), Ok(kind));
+        }
+        assert!(VariantKind::from_name("no-such-variant").is_err());
+    }
+}
