@@ -25,12 +25,14 @@ const CHESS: &[&str] = &[
 /// Search depth of the signature.
 pub const DEPTH: u32 = 6;
 
-/// Search depth of the signature for one variant: [`DEPTH`], less on boards whose move
-/// lists run to hundreds (Dai Mitregi's drops), so every variant's bench lasts seconds.
+/// Search depth of the signature for one variant: [`DEPTH`], two plies less where move lists
+/// run to hundreds ([`many_moves`](variantlab_engine::variants::VariantInfo::many_moves)), so
+/// every variant's bench lasts seconds.
 pub fn depth(kind: VariantKind) -> u32 {
-    match kind {
-        VariantKind::DaiMitregi | VariantKind::DaiMitregiStepping => DEPTH - 2,
-        _ => DEPTH,
+    if kind.info().many_moves {
+        DEPTH - 2
+    } else {
+        DEPTH
     }
 }
 

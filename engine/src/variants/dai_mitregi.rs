@@ -52,6 +52,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     dims: (FILES as u8, RANKS as u8, 1),
     cells: NSQ,
     notes: NOTES,
+    many_moves: true,
 };
 
 /// What `variantlab variants` says about the Stepping form.
@@ -62,6 +63,7 @@ pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
     dims: (FILES as u8, RANKS as u8, 1),
     cells: NSQ,
     notes: NOTES,
+    many_moves: true,
 };
 
 const NOTES: &[&str] = &[

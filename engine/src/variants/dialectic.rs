@@ -63,6 +63,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     dims: (8, 8, 1),
     cells: 64,
     notes: NOTES,
+    many_moves: false,
 };
 
 /// What `variantlab variants` says about the Hegelian form.
@@ -73,6 +74,7 @@ pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
     dims: (8, 8, 1),
     cells: 64,
     notes: NOTES,
+    many_moves: false,
 };
 
 const NOTES: &[&str] = &[

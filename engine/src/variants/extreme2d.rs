@@ -148,6 +148,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
         "[D] draws: stalemate, 100 plies without capture, Pawn step or placement, threefold repetition, two bare power-less Kings",
         "[D] first turn: each side places King and Heir on its two empty first-rank cells (c and h)",
     ],
+    many_moves: false,
 };
 
 /// The move list: every move is a distinct (origin, destination) pair (a promotion replaces

@@ -127,6 +127,9 @@ pub struct VariantInfo {
     pub cells: usize,
     /// Reconstructions and decisions.
     pub notes: &'static [&'static str],
+    /// Positions hold hundreds of legal moves (drops from hand): fixed-depth searches meant
+    /// to last seconds (the bench signature, the search tests) go shallower there.
+    pub many_moves: bool,
 }
 
 impl VariantInfo {
@@ -139,6 +142,8 @@ impl VariantInfo {
             dims: spec.topology.dims(),
             cells: spec.topology.num_cells(),
             notes: spec.notes,
+            // No drops in the chess family: move lists stay chess-sized.
+            many_moves: false,
         }
     }
 }
