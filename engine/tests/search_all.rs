@@ -177,14 +177,29 @@ fn check_variant<G: Game>(name: &str, games: usize, shallow: bool, extras: &[&st
     );
 }
 
-/// Runs the checks for one variant on a thread with a roomy stack (Dai Mitregi's move lists
-/// hold thousands of moves).
-fn run(kind: VariantKind, games: usize, extras: &'static [&'static str]) {
-    let shallow = matches!(
-        kind,
-        VariantKind::DaiMitregi | VariantKind::DaiMitregiStepping
-    );
+/// Random play on a board of 192 pieces whose captures return to play almost never mates, so
+/// Dai Mitregi gets one hand-made mate in one (a Rook dropped on the a-file, the King on c15
+/// guarding b15 and b16).
+const DAI_MITREGI_MATE: &[&str] = &["k15/2K13/16/16/16/16/16/16/16/16/16/16/16/16/16/16 w [R]"];
+
+/// Random games for a variant, and hand-made positions added to them. Mates are rarer on the
+/// 3D board (a Quantum King must have all four cells attacked), so Gateway gets more games;
+/// Dai Mitregi gets fewer (hundreds of drops make every node costly) and its hand-made mate.
+fn sample(kind: VariantKind) -> (usize, &'static [&'static str]) {
+    match kind {
+        VariantKind::Gateway => (300, &[]),
+        VariantKind::DaiMitregi | VariantKind::DaiMitregiStepping => (8, DAI_MITREGI_MATE),
+        _ => (40, &[]),
+    }
+}
+
+/// Runs the checks for one variant on a thread named after it, with a roomy stack (Dai
+/// Mitregi's move lists hold thousands of moves); shallow where move lists run to hundreds.
+fn run(kind: VariantKind) {
+    let (games, extras) = sample(kind);
+    let shallow = kind.info().many_moves;
     std::thread::Builder::new()
+        .name(kind.name().to_string())
         .stack_size(variantlab_engine::search::THREAD_STACK)
         .spawn(move || with_variant!(kind, G => check_variant::<G>(kind.name(), games, shallow, extras)))
         .unwrap()
@@ -193,40 +208,8 @@ fn run(kind: VariantKind, games: usize, extras: &'static [&'static str]) {
 }
 
 #[test]
-fn chess_mates_and_takes_free_material() {
-    run(VariantKind::Chess, 40, &[]);
-}
-
-#[test]
-fn dream46_mates_and_takes_free_material() {
-    run(VariantKind::Dream46, 40, &[]);
-}
-
-#[test]
-fn dialectic_mates_and_takes_free_material() {
-    run(VariantKind::Dialectic, 40, &[]);
-    run(VariantKind::DialecticHegelian, 40, &[]);
-}
-
-#[test]
-fn extreme2d_mates_and_takes_free_material() {
-    run(VariantKind::Extreme2d, 40, &[]);
-}
-
-/// Mates are rarer on the 3D board (a Quantum King must have all four cells attacked), so
-/// Gateway gets more random games.
-#[test]
-fn gateway_mates_and_takes_free_material() {
-    run(VariantKind::Gateway, 300, &[]);
-}
-
-/// Random play on a board of 192 pieces whose captures return to play almost never mates, so
-/// Dai Mitregi gets one hand-made mate in one (a Rook dropped on the a-file, the King on c15
-/// guarding b15 and b16) and fewer random games (hundreds of drops make every node costly).
-const DAI_MITREGI_MATE: &[&str] = &["k15/2K13/16/16/16/16/16/16/16/16/16/16/16/16/16/16 w [R]"];
-
-#[test]
-fn dai_mitregi_mates_and_takes_free_material() {
-    run(VariantKind::DaiMitregi, 8, DAI_MITREGI_MATE);
-    run(VariantKind::DaiMitregiStepping, 8, DAI_MITREGI_MATE);
+fn every_variant_mates_and_takes_free_material() {
+    for kind in VariantKind::ALL {
+        run(kind);
+    }
 }

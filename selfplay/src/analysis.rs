@@ -17,6 +17,7 @@
 //! fewer games than it was started for is flagged as incomplete everywhere: short games
 //! finish first, so its figures lean towards short games.
 
+use crate::output::out;
 use crate::stats::{
     elo_from_score, fixed, histogram, mean_interval, unit_mean_interval, z_for_confidence, Cluster,
     Estimate, GameResult, LengthSummary, Stats,
@@ -523,5 +524,34 @@ pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
         }
     }
     l.flush()?;
+    Ok(())
+}
+
+/// `variantlab stats`: `balance.csv` and `length.csv` of the runs in `dirs`, and one line of
+/// balance figures per run.
+///
+/// # Errors
+/// An unreadable run folder, an unwritable output folder.
+pub fn stats_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
+    let runs = dirs.iter().map(|d| load(d)).collect::<Result<Vec<_>>>()?;
+    write(&runs, out)?;
+    for r in &runs {
+        let b = balance(r);
+        out!(
+            "{:<22} {}  White {}  Elo {}  draws {}  balance {} of {} decisive",
+            r.config.variant,
+            b.games_text(),
+            b.white_score.show(3),
+            b.white_elo.show(0),
+            b.draw_rate.show(3),
+            b.balance.map_or("n/a".to_string(), |e| e.show(3)),
+            b.decisive,
+        );
+    }
+    out!(
+        "wrote {} and {}",
+        out.join("balance.csv").display(),
+        out.join("length.csv").display()
+    );
     Ok(())
 }

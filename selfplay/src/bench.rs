@@ -6,6 +6,9 @@
 //! `bench/signature.txt` and a test compares them, so an unintended change fails CI and an
 //! intended one is a one-line update with a reason in the commit.
 
+use crate::output::out;
+use anyhow::{bail, Context, Result};
+use std::path::Path;
 use std::time::Instant;
 use variantlab_engine::game::Game;
 use variantlab_engine::moves::MoveBuf;
@@ -25,12 +28,14 @@ const CHESS: &[&str] = &[
 /// Search depth of the signature.
 pub const DEPTH: u32 = 6;
 
-/// Search depth of the signature for one variant: [`DEPTH`], less on boards whose move
-/// lists run to hundreds (Dai Mitregi's drops), so every variant's bench lasts seconds.
+/// Search depth of the signature for one variant: [`DEPTH`], two plies less where move lists
+/// run to hundreds ([`many_moves`](variantlab_engine::variants::VariantInfo::many_moves)), so
+/// every variant's bench lasts seconds.
 pub fn depth(kind: VariantKind) -> u32 {
-    match kind {
-        VariantKind::DaiMitregi | VariantKind::DaiMitregiStepping => DEPTH - 2,
-        _ => DEPTH,
+    if kind.info().many_moves {
+        DEPTH - 2
+    } else {
+        DEPTH
     }
 }
 
@@ -154,4 +159,70 @@ pub fn markdown_table(results: &[BenchResult], gpm: &[(f64, f64)]) -> String {
         );
     }
     s
+}
+
+/// `variantlab bench`: [`run`] for each of `kinds`, printed as text or JSON; with `table`,
+/// also the games per minute, written with the rest into that markdown file between its
+/// `<!-- figures -->` markers.
+///
+/// # Errors
+/// An unreadable or unwritable `table` file, or one without the markers.
+pub fn command(
+    kinds: &[VariantKind],
+    json: bool,
+    no_perft: bool,
+    table: Option<&Path>,
+) -> Result<()> {
+    let results: Vec<_> = kinds.iter().map(|&k| run(k, !no_perft)).collect();
+    if let Some(path) = table {
+        let gpm: Vec<(f64, f64)> = kinds
+            .iter()
+            .map(|&k| (games_per_minute(k, 1000, 20), games_per_minute(k, 10000, 4)))
+            .collect();
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let (Some(a), Some(b)) = (
+            text.find("<!-- figures -->"),
+            text.rfind("<!-- /figures -->"),
+        ) else {
+            bail!(
+                "{}: no <!-- figures --> ... <!-- /figures --> markers",
+                path.display()
+            );
+        };
+        let new = format!(
+            "{}<!-- figures -->\n{}{}",
+            &text[..a],
+            markdown_table(&results, &gpm),
+            &text[b..]
+        );
+        std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if json {
+        out!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        for r in &results {
+            let perft = if r.perft_depth == 0 {
+                String::new()
+            } else {
+                format!(
+                    "  perft({}) {:>11}  {:>6.1} M leaves/s",
+                    r.perft_depth,
+                    r.perft_nodes,
+                    r.perft_nps / 1e6
+                )
+            };
+            out!(
+                "{:<22} signature {:>10}  search {:>6.2} M nodes/s{perft}",
+                r.variant,
+                r.nodes,
+                r.nps / 1e6
+            );
+        }
+        out!(
+            "total signature {}",
+            results.iter().map(|r| r.nodes).sum::<u64>()
+        );
+    }
+    Ok(())
 }

@@ -1,26 +1,17 @@
-//! Command-line parsing (clap) and the subcommands.
-
-/// `println!` for the command's output: a closed standard output (the reader of a pipe
-/// went away, as `| head` does) ends the program quietly with success, as `grep` and `ls`
-/// do, instead of panicking.
-macro_rules! out {
-    ($($t:tt)*) => {
-        $crate::cli::write_stdout(format_args!($($t)*))
-    };
-}
-pub(crate) use out;
+//! Command-line parsing (clap): the arguments, their checks, and dispatch to the command
+//! bodies in their modules.
 
 use crate::config::EngineConfig;
+use crate::inspect;
 use crate::play::Adjudication;
-use crate::stats::fixed;
-use crate::tournament::{self, RunConfig, RunOptions};
+use crate::study::Study;
+use crate::tournament::{self, PlayJob, RunConfig, RunOptions};
+use crate::values::ValuesJob;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
-use std::time::Instant;
-use variantlab_engine::perft::{divide, perft};
-use variantlab_engine::search::{Limits, SearchConfig, Searcher};
-use variantlab_engine::{with_variant, VariantKind};
+use variantlab_engine::search::{Limits, SearchConfig};
+use variantlab_engine::VariantKind;
 
 /// Self-play, statistics and move-generation tools for chess variants.
 #[derive(Parser, Debug)]
@@ -270,16 +261,6 @@ pub struct PlayArgs {
     quiet: bool,
 }
 
-/// An Elo figure with its sign and one decimal, never `-0.0` (0 prints as `0.0`).
-fn signed(x: f64) -> String {
-    let t = fixed(x, 1);
-    if t.starts_with('-') || t == "0.0" || !x.is_finite() {
-        t
-    } else {
-        format!("+{t}")
-    }
-}
-
 /// A value parser for counts (`--nodes`, `--games` ...): a whole number of at least `min`,
 /// with a message that says so for `0` or `-5` alike.
 fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
@@ -342,10 +323,10 @@ fn play(args: PlayArgs) -> Result<()> {
         threads: threads(args.threads)?,
         quiet: args.quiet,
     };
-    let (summary, dir) = if let Some(dir) = args.resume {
+    let (job, dir) = if let Some(dir) = args.resume {
         match args.games {
-            Some(games) => (tournament::extend(&dir, games, &opts)?, dir),
-            None => (tournament::resume(&dir, &opts)?, dir),
+            Some(games) => (PlayJob::Extend(games), dir),
+            None => (PlayJob::Resume, dir),
         }
     } else {
         let name = args.variant.expect("clap requires --variant");
@@ -436,11 +417,9 @@ fn play(args: PlayArgs) -> Result<()> {
         };
         config.reproducible = config.is_reproducible();
         let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
-        (tournament::start(config, &dir, &opts)?, dir)
+        (PlayJob::Start(Box::new(config)), dir)
     };
-    out!("{}", summary.line());
-    out!("wrote {}", dir.join("games.csv").display());
-    Ok(())
+    tournament::play_command(job, &dir, &opts)
 }
 
 fn study(a: StudyArgs) -> Result<()> {
@@ -456,41 +435,17 @@ fn study(a: StudyArgs) -> Result<()> {
             .map(|v| variant(v.trim()))
             .collect::<Result<_>>()?
     };
-    let (games, nodes, out) = (a.games, a.nodes, a.out);
-    let mut lines = Vec::new();
-    for &kind in &kinds {
-        let dir = out.join(kind.name());
-        let mut config = RunConfig::self_play(kind.name(), games, nodes, a.seed, opts.threads);
-        config.openings = a.openings.clone();
-        config.adjudication.max_plies = a.max_plies;
-        let config = config.with_openings_checksum()?;
-        // A run with the same settings is resumed (finished runs cost nothing); one made with
-        // other settings is kept unless --force.
-        let resume = tournament::resume_or_replace(&dir, &config, a.force)?;
-        eprintln!(
-            "{}: {games} games at {nodes} nodes per move ...",
-            kind.name()
-        );
-        let summary = if resume {
-            tournament::resume(&dir, &opts)?
-        } else {
-            tournament::start(config, &dir, &opts)?
-        };
-        out!("{:<16} {}", kind.name(), summary.line());
-        lines.push((kind.name(), summary));
-    }
-    crate::report::write_summary_csv(&out.join("summary.csv"), &lines)?;
-    let runs = kinds
-        .iter()
-        .map(|k| crate::analysis::load(&out.join(k.name())))
-        .collect::<Result<Vec<_>>>()?;
-    crate::analysis::write(&runs, &out)?;
-    crate::report::write_html(&runs, &out.join("report.html"))?;
-    out!(
-        "wrote {}: summary.csv, balance.csv, length.csv, report.html, and games.csv + moves.csv per variant",
-        out.display()
-    );
-    Ok(())
+    let study = Study {
+        kinds,
+        games: a.games,
+        nodes: a.nodes,
+        seed: a.seed,
+        openings: a.openings,
+        max_plies: a.max_plies,
+        force: a.force,
+        out: a.out,
+    };
+    crate::study::command(&study, &opts)
 }
 
 /// Options of `variantlab study`.
@@ -632,31 +587,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
             )
         }
     };
-    let s = crate::sprt::run(config, &dir, threads, a.quiet, a.force)?;
-    out!(
-        "result {}  LLR {} [{}, {}]  games {}  penta {:?}  Elo {} [{}, {}]  nElo {} [{}, {}]",
-        s.result,
-        fixed(s.llr, 3),
-        fixed(s.lower, 3),
-        fixed(s.upper, 3),
-        s.games,
-        s.penta,
-        signed(s.elo[0]),
-        signed(s.elo[1]),
-        signed(s.elo[2]),
-        signed(s.nelo[0]),
-        signed(s.nelo[1]),
-        signed(s.nelo[2])
-    );
-    if !s.reproducible {
-        out!("not reproducible: time limits or external engines");
-    }
-    out!(
-        "wrote {} and {}",
-        dir.join("sprt.csv").display(),
-        dir.join("sprt.json").display()
-    );
-    Ok(())
+    crate::sprt::command(config, &dir, threads, a.quiet, a.force)
 }
 
 /// Options of `variantlab values`.
@@ -704,106 +635,41 @@ pub struct ValuesArgs {
 }
 
 fn values(a: ValuesArgs) -> Result<()> {
-    use crate::values::{imbalance, regression, write_config, write_csv, ImbalanceSettings};
     let kind = variant(&a.variant)?;
     let threads = threads(a.threads)?;
     let out = a
         .out
         .unwrap_or_else(|| PathBuf::from("out/values").join(kind.name()));
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-    let kinds = with_variant!(kind, G => G::start().material_kinds());
-    let mut rows = Vec::new();
-    if a.method != "regression" {
-        if a.pairs == 0 {
-            bail!("--pairs must be at least 1");
-        }
-        let set = ImbalanceSettings {
-            pairs: a.pairs,
-            nodes: a.nodes,
-            seed: a.seed,
-            threads,
-            quiet: a.quiet,
-        };
-        rows.extend(with_variant!(kind, G => imbalance::<G>(&set))?);
-    }
-    if a.method != "imbalance" {
-        let dirs = if a.from.is_empty() {
-            let dir = out.join("selfplay");
-            let opts = RunOptions {
-                threads,
-                quiet: a.quiet,
-            };
-            let config = RunConfig::self_play(kind.name(), a.games, a.nodes, a.seed, threads);
-            if tournament::resume_or_replace(&dir, &config, a.force)? {
-                tournament::resume(&dir, &opts)?;
-            } else {
-                tournament::start(config, &dir, &opts)?;
-            }
-            vec![dir]
-        } else {
-            a.from.clone()
-        };
-        let runs = dirs
-            .iter()
-            .map(|d| crate::analysis::load(d))
-            .collect::<Result<Vec<_>>>()?;
-        for r in &runs {
-            if r.config.variant != kind.name() {
-                bail!(
-                    "{} holds games of {}, not of {}: its pieces are not this variant's",
-                    r.dir.display(),
-                    r.config.variant,
-                    kind.name()
-                );
-            }
-        }
-        rows.extend(regression(&runs, &kinds)?);
-    }
-    let path = out.join("piece_values.csv");
-    write_csv(&path, &rows)?;
-    for r in &rows {
-        out!(
-            "{:<22} {:<16} {:<11} {}  ({} games)",
-            r.variant,
-            r.piece,
-            r.method,
-            r.show(),
-            r.games
-        );
-    }
-    out!("wrote {}", path.display());
-    if let Some(file) = &a.write_values {
-        // Imbalance estimates when both were made: they come from controlled games.
-        let method = if rows.iter().any(|r| r.method == "imbalance") {
-            "imbalance"
-        } else {
-            "regression"
-        };
-        let chosen: Vec<_> = rows
-            .iter()
-            .filter(|r| r.method == method)
-            .cloned()
-            .collect();
-        write_config(file, &chosen, &kinds, a.force)?;
-        out!("wrote {} ({method} values)", file.display());
-    }
-    Ok(())
+    crate::values::command(&ValuesJob {
+        kind,
+        method: a.method,
+        pairs: a.pairs,
+        games: a.games,
+        from: a.from,
+        nodes: a.nodes,
+        threads,
+        seed: a.seed,
+        out,
+        write_values: a.write_values,
+        force: a.force,
+        quiet: a.quiet,
+    })
 }
 
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Variants { json } => variants(json),
+        Command::Variants { json } => inspect::variants_command(json),
         Command::Perft {
-            variant,
+            variant: name,
             depth,
             position,
             divide,
             json,
-        } => perft_cmd(&variant, depth, position.as_deref(), divide, json),
+        } => inspect::perft_command(variant(&name)?, depth, position.as_deref(), divide, json),
         Command::Search {
-            variant,
+            variant: name,
             position,
             nodes,
             depth,
@@ -832,8 +698,8 @@ pub fn run() -> Result<()> {
                 disabled: 0,
                 eval: Default::default(),
             };
-            search_cmd(
-                &variant,
+            inspect::search_command(
+                variant(&name)?,
                 position.as_deref(),
                 limits,
                 config,
@@ -856,47 +722,9 @@ pub fn run() -> Result<()> {
         }),
         Command::Values(args) => values(args),
         Command::Sprt(args) => sprt(args),
-        Command::Stats { dirs, out } => {
-            let runs = dirs
-                .iter()
-                .map(|d| crate::analysis::load(d))
-                .collect::<Result<Vec<_>>>()?;
-            crate::analysis::write(&runs, &out)?;
-            for r in &runs {
-                let b = crate::analysis::balance(r);
-                out!(
-                    "{:<22} {}  White {}  Elo {}  draws {}  balance {} of {} decisive",
-                    r.config.variant,
-                    b.games_text(),
-                    b.white_score.show(3),
-                    b.white_elo.show(0),
-                    b.draw_rate.show(3),
-                    b.balance.map_or("n/a".to_string(), |e| e.show(3)),
-                    b.decisive,
-                );
-            }
-            out!(
-                "wrote {} and {}",
-                out.join("balance.csv").display(),
-                out.join("length.csv").display()
-            );
-            Ok(())
-        }
-        Command::Report { dirs, out } => {
-            let runs = dirs
-                .iter()
-                .map(|d| crate::analysis::load(d))
-                .collect::<Result<Vec<_>>>()?;
-            crate::report::write_html(&runs, &out)?;
-            out!("wrote {}", out.display());
-            Ok(())
-        }
-        Command::Merge { dirs, out } => {
-            let summary = tournament::merge(&dirs, &out)?;
-            out!("{}", summary.line());
-            out!("wrote {}", out.join("games.csv").display());
-            Ok(())
-        }
+        Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
+        Command::Report { dirs, out } => crate::report::command(&dirs, &out),
+        Command::Merge { dirs, out } => tournament::merge_command(&dirs, &out),
         Command::Study(args) => study(args),
         Command::Bench {
             variant,
@@ -909,301 +737,13 @@ pub fn run() -> Result<()> {
             } else {
                 vec![VariantKind::from_name(&variant)?]
             };
-            let results: Vec<_> = kinds
-                .iter()
-                .map(|&k| crate::bench::run(k, !no_perft))
-                .collect();
-            if let Some(path) = &table {
-                let gpm: Vec<(f64, f64)> = kinds
-                    .iter()
-                    .map(|&k| {
-                        (
-                            crate::bench::games_per_minute(k, 1000, 20),
-                            crate::bench::games_per_minute(k, 10000, 4),
-                        )
-                    })
-                    .collect();
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("reading {}", path.display()))?;
-                let (Some(a), Some(b)) = (
-                    text.find("<!-- figures -->"),
-                    text.rfind("<!-- /figures -->"),
-                ) else {
-                    bail!(
-                        "{}: no <!-- figures --> ... <!-- /figures --> markers",
-                        path.display()
-                    );
-                };
-                let new = format!(
-                    "{}<!-- figures -->\n{}{}",
-                    &text[..a],
-                    crate::bench::markdown_table(&results, &gpm),
-                    &text[b..]
-                );
-                std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))?;
-            }
-            if json {
-                out!("{}", serde_json::to_string_pretty(&results)?);
-            } else {
-                for r in &results {
-                    let perft = if r.perft_depth == 0 {
-                        String::new()
-                    } else {
-                        format!(
-                            "  perft({}) {:>11}  {:>6.1} M leaves/s",
-                            r.perft_depth,
-                            r.perft_nodes,
-                            r.perft_nps / 1e6
-                        )
-                    };
-                    out!(
-                        "{:<22} signature {:>10}  search {:>6.2} M nodes/s{perft}",
-                        r.variant,
-                        r.nodes,
-                        r.nps / 1e6
-                    );
-                }
-                out!(
-                    "total signature {}",
-                    results.iter().map(|r| r.nodes).sum::<u64>()
-                );
-            }
-            Ok(())
+            crate::bench::command(&kinds, json, no_perft, table.as_deref())
         }
         Command::Uci => crate::uci::run(),
-        Command::PerftAll { depth: Some(depth) } => {
-            for kind in VariantKind::ALL {
-                perft_cmd(kind.name(), depth, None, false, false)?;
-            }
-            Ok(())
-        }
-        Command::PerftAll { depth: None } => {
-            for kind in VariantKind::ALL {
-                with_variant!(kind, G => {
-                    let start = G::start();
-                    let (mut prev_nodes, mut predicted) = (1u64, 0.0f64);
-                    for depth in 1..=20 {
-                        if predicted > 2.0 {
-                            break;
-                        }
-                        let t = Instant::now();
-                        let nodes = perft(&start, depth);
-                        let secs = t.elapsed().as_secs_f64();
-                        out!(
-                            "{} perft({depth}) = {nodes}  ({secs:.3} s, {:.1} M nodes/s)",
-                            kind.name(),
-                            nodes as f64 / secs.max(1e-9) / 1e6
-                        );
-                        // The next depth costs about this one times the branching factor.
-                        predicted = secs * nodes as f64 / prev_nodes.max(1) as f64;
-                        prev_nodes = nodes;
-                    }
-                });
-            }
-            Ok(())
-        }
+        Command::PerftAll { depth } => inspect::perft_all_command(depth),
     }
 }
 
 fn variant(name: &str) -> Result<VariantKind> {
     Ok(VariantKind::from_name(name)?)
-}
-
-fn variants(json: bool) -> Result<()> {
-    let mut rows = Vec::new();
-    for kind in VariantKind::ALL {
-        let info = kind.info();
-        let (files, ranks, levels) = info.dims;
-        rows.push(serde_json::json!({
-            "name": info.name,
-            "title": info.title,
-            "files": files,
-            "ranks": ranks,
-            "levels": levels,
-            "cells": info.cells,
-            "rules": info.rules_file,
-            "notes": info.notes,
-        }));
-        if !json {
-            out!(
-                "{:<22} {:<26} {}x{}{} board, {} cells  (rules: {})",
-                info.name,
-                info.title,
-                files,
-                ranks,
-                if levels > 1 {
-                    format!("x{levels}")
-                } else {
-                    String::new()
-                },
-                info.cells,
-                info.rules_file
-            );
-            for note in info.notes {
-                out!("{:<22} - {note}", "");
-            }
-        }
-    }
-    if json {
-        out!("{}", serde_json::to_string_pretty(&rows)?);
-    }
-    Ok(())
-}
-
-fn perft_cmd(name: &str, depth: u32, position: Option<&str>, div: bool, json: bool) -> Result<()> {
-    let kind = variant(name)?;
-    with_variant!(kind, G => {
-        let pos = match position {
-            Some(text) => G::from_text(text).with_context(|| format!("reading --position for {name}"))?,
-            None => G::start(),
-        };
-        let t = Instant::now();
-        let nodes = if div {
-            let mut total = 0;
-            for (m, n) in divide(&pos, depth) {
-                if !json {
-                    out!("{} {n}", pos.move_text(m));
-                }
-                total += n;
-            }
-            total
-        } else {
-            perft(&pos, depth)
-        };
-        let secs = t.elapsed().as_secs_f64();
-        let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-        if json {
-            out!(
-                "{}",
-                serde_json::json!({"variant": name, "depth": depth, "nodes": nodes, "seconds": secs, "nps": nps.round()})
-            );
-        } else {
-            out!("{name} perft({depth}) = {nodes}  ({secs:.3} s, {:.1} M nodes/s)", nps / 1e6);
-        }
-    });
-    Ok(())
-}
-
-/// Reads piece values: `name=cp,...` or `@FILE` with one `name=cp` per line; every name must
-/// be one of the variant's material kinds.
-pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<i32>> {
-    let text = match spec.strip_prefix('@') {
-        Some(path) => std::fs::read_to_string(path)
-            .with_context(|| format!("reading piece values from {path}"))?,
-        None => spec.replace(',', "\n"),
-    };
-    let mut values: Vec<i32> = kinds.iter().map(|k| k.1).collect();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let Some((name, value)) = line.split_once('=') else {
-            bail!(
-                "piece values, entry {}: {line:?} is not name=centipawns",
-                n + 1
-            );
-        };
-        let Some(i) = crate::config::piece_index(kinds, name) else {
-            let known: Vec<String> = kinds
-                .iter()
-                .map(|k| crate::config::piece_key(k.0))
-                .collect();
-            bail!(
-                "piece values, entry {}: unknown piece {:?}; known: {}",
-                n + 1,
-                name.trim(),
-                known.join(", ")
-            );
-        };
-        values[i] = value.trim().parse().with_context(|| {
-            format!(
-                "piece values, entry {}: {:?} is not a whole number",
-                n + 1,
-                value.trim()
-            )
-        })?;
-    }
-    Ok(values)
-}
-
-#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
-fn search_cmd(
-    name: &str,
-    position: Option<&str>,
-    limits: Limits,
-    mut config: SearchConfig,
-    values: Option<&str>,
-    json: bool,
-) -> Result<()> {
-    let kind = variant(name)?;
-    crate::config::check_hash(config.hash_mib).context("--hash")?;
-    with_variant!(kind, G => {
-        let pos = match position {
-            Some(text) => G::from_text(text).with_context(|| format!("reading --position for {name}"))?,
-            None => G::start(),
-        };
-        if let Some(v) = values {
-            config.values = parse_values(v, &pos.material_kinds())?;
-        }
-        let mut searcher = Searcher::new(config);
-        let r = searcher.search(&pos, &[], limits);
-        // Print the PV in notation by replaying it.
-        let mut line = Vec::new();
-        let mut p = pos.clone();
-        for &m in &r.pv {
-            line.push(p.move_text(m));
-            p.play_unchecked(m);
-        }
-        let best = r.best.map(|m| pos.move_text(m));
-        let nps = if r.seconds > 0.0 { (r.nodes as f64 / r.seconds).round() } else { 0.0 };
-        if json {
-            out!(
-                "{}",
-                serde_json::json!({
-                    "variant": name, "best": best, "score": r.score, "mate": r.mate_in(),
-                    "depth": r.depth, "nodes": r.nodes, "seconds": r.seconds, "nps": nps, "pv": line,
-                })
-            );
-        } else {
-            let score = match r.mate_in() {
-                Some(m) => format!("mate {m}"),
-                None => format!("cp {}", r.score),
-            };
-            out!(
-                "bestmove {}  score {score}  depth {}  nodes {}  nps {nps}  pv {}",
-                best.as_deref().unwrap_or("(none)"),
-                r.depth,
-                r.nodes,
-                line.join(" ")
-            );
-        }
-    });
-    Ok(())
-}
-
-/// Writes one line to standard output (see [`out!`]).
-pub fn write_stdout(args: std::fmt::Arguments) {
-    use std::io::Write;
-    let mut o = std::io::stdout().lock();
-    if let Err(e) = o.write_fmt(args).and_then(|()| o.write_all(b"\n")) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error: writing to standard output: {e}");
-        std::process::exit(1);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::signed;
-
-    #[test]
-    fn signed_elo_never_prints_negative_zero() {
-        assert_eq!(signed(-0.0), "0.0");
-        assert_eq!(signed(-0.04), "0.0");
-        assert_eq!(signed(12.34), "+12.3");
-        assert_eq!(signed(-5.0), "-5.0");
-    }
 }

@@ -1,8 +1,9 @@
 //! Summary files written at the end of a study.
 
+use crate::output::out;
 use crate::tournament::Summary;
 use anyhow::{Context, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `summary.csv`: one row per variant with counts, White's score and its 95%
 /// interval, draw rate and mean length.
@@ -295,5 +296,19 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     }
     html += "</body></html>\n";
     std::fs::write(out, html).with_context(|| format!("writing {}", out.display()))?;
+    Ok(())
+}
+
+/// `variantlab report`: one HTML page of the runs in `dirs`.
+///
+/// # Errors
+/// An unreadable run folder, an unwritable file.
+pub fn command(dirs: &[PathBuf], out: &Path) -> Result<()> {
+    let runs = dirs
+        .iter()
+        .map(|d| crate::analysis::load(d))
+        .collect::<Result<Vec<_>>>()?;
+    write_html(&runs, out)?;
+    out!("wrote {}", out.display());
     Ok(())
 }

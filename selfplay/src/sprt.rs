@@ -14,8 +14,9 @@
 
 use crate::config::EngineConfig;
 use crate::openings::Openings;
+use crate::output::out;
 use crate::play::{play_game, Adjudication, PlayerSpec, Players, TimeControl};
-use crate::stats::{EloModel, Sprt, SprtStatus, Stats};
+use crate::stats::{fixed, EloModel, Sprt, SprtStatus, Stats};
 use crate::tournament::{game_seed, read_csv};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -240,6 +241,54 @@ pub fn run(
     with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))
 }
 
+/// `variantlab sprt`: [`run`], then the verdict, the Elo figures and the files written.
+///
+/// # Errors
+/// Those of [`run`].
+pub fn command(
+    config: Option<SprtConfig>,
+    dir: &Path,
+    threads: usize,
+    quiet: bool,
+    force: bool,
+) -> Result<()> {
+    let s = run(config, dir, threads, quiet, force)?;
+    out!(
+        "result {}  LLR {} [{}, {}]  games {}  penta {:?}  Elo {} [{}, {}]  nElo {} [{}, {}]",
+        s.result,
+        fixed(s.llr, 3),
+        fixed(s.lower, 3),
+        fixed(s.upper, 3),
+        s.games,
+        s.penta,
+        signed(s.elo[0]),
+        signed(s.elo[1]),
+        signed(s.elo[2]),
+        signed(s.nelo[0]),
+        signed(s.nelo[1]),
+        signed(s.nelo[2])
+    );
+    if !s.reproducible {
+        out!("not reproducible: time limits or external engines");
+    }
+    out!(
+        "wrote {} and {}",
+        dir.join("sprt.csv").display(),
+        dir.join("sprt.json").display()
+    );
+    Ok(())
+}
+
+/// An Elo figure with its sign and one decimal, never `-0.0` (0 prints as `0.0`).
+fn signed(x: f64) -> String {
+    let t = fixed(x, 1);
+    if t.starts_with('-') || t == "0.0" || !x.is_finite() {
+        t
+    } else {
+        format!("+{t}")
+    }
+}
+
 #[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
 fn run_variant<G: Game>(
     config: &SprtConfig,
@@ -382,4 +431,17 @@ fn run_variant<G: Game>(
     )
     .with_context(|| format!("writing {}", dir.join("sprt.json").display()))?;
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signed;
+
+    #[test]
+    fn signed_elo_never_prints_negative_zero() {
+        assert_eq!(signed(-0.0), "0.0");
+        assert_eq!(signed(-0.04), "0.0");
+        assert_eq!(signed(12.34), "+12.3");
+        assert_eq!(signed(-5.0), "-5.0");
+    }
 }

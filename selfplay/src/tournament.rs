@@ -9,6 +9,7 @@
 
 use crate::config::EngineConfig;
 use crate::openings::Openings;
+use crate::output::out;
 use crate::play::{play_game, Adjudication, GameOutcome, PlayerSpec, Players, TimeControl};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -399,6 +400,32 @@ pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
     config.finished = None;
     write_json(&dir.join("run.json"), &config)?;
     run(config, dir, opts)
+}
+
+/// What `variantlab play` does with its folder.
+#[derive(Clone, Debug)]
+pub enum PlayJob {
+    /// Start this new run there.
+    Start(Box<RunConfig>),
+    /// Finish the run there.
+    Resume,
+    /// Extend the run there to this many games, then finish it.
+    Extend(u64),
+}
+
+/// `variantlab play`: does `job` in `dir` and prints the run's summary.
+///
+/// # Errors
+/// Those of [`start`], [`resume`] and [`extend`].
+pub fn play_command(job: PlayJob, dir: &Path, opts: &RunOptions) -> Result<()> {
+    let summary = match job {
+        PlayJob::Start(config) => start(*config, dir, opts)?,
+        PlayJob::Resume => resume(dir, opts)?,
+        PlayJob::Extend(games) => extend(dir, games, opts)?,
+    };
+    out!("{}", summary.line());
+    out!("wrote {}", dir.join("games.csv").display());
+    Ok(())
 }
 
 /// Checks a configuration against its variant (openings, piece values) before any file is
@@ -936,4 +963,15 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         not_reproducible,
         ..Summary::from_rows(&rows)
     })
+}
+
+/// `variantlab merge`: [`merge`], then the merged run's summary.
+///
+/// # Errors
+/// Those of [`merge`].
+pub fn merge_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
+    let summary = merge(dirs, out)?;
+    out!("{}", summary.line());
+    out!("wrote {}", out.join("games.csv").display());
+    Ok(())
 }

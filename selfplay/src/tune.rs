@@ -634,7 +634,7 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         }
     }
     std::fs::write(&o.out, w.to_json()).with_context(|| format!("writing {}", o.out.display()))?;
-    crate::cli::out!(
+    crate::output::out!(
         "{}: {} positions from {} games ({} training, {} held out); K = {:.3}",
         pos.variant_name(),
         data.len(),
@@ -643,7 +643,7 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         holdout.len(),
         f.scale
     );
-    crate::cli::out!(
+    crate::output::out!(
         "loss: training {:.5} -> {:.5}, held out {:.5} -> {:.5} after {} epochs ({:.0} s)",
         f.train_loss[0],
         f.train_loss[1],
@@ -653,7 +653,7 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     for k in &w.kinds {
-        crate::cli::out!(
+        crate::output::out!(
             "  {:<16} material {:>5} {:>5}  mobility {:>3} {:>3}",
             k.name,
             k.material[0],
@@ -662,7 +662,7 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
             k.mobility[1]
         );
     }
-    crate::cli::out!("wrote {}", o.out.display());
+    crate::output::out!("wrote {}", o.out.display());
     Ok(())
 }
 

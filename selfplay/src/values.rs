@@ -19,16 +19,18 @@
 
 use crate::analysis::RunData;
 use crate::openings::Openings;
+use crate::output::out;
 use crate::play::{play_game, Adjudication, PlayerSpec, Players};
 use crate::stats::{elo_from_score, fieller_interval, fixed, z_for_confidence, RatioInterval};
+use crate::tournament::{self, RunConfig, RunOptions};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use variantlab_engine::game::Game;
 use variantlab_engine::search::Limits;
-use variantlab_engine::Color;
+use variantlab_engine::{with_variant, Color, VariantKind};
 
 /// One estimate, as written to `piece_values.csv`.
 #[derive(Clone, Debug, PartialEq)]
@@ -616,5 +618,121 @@ pub fn write_config(
     };
     std::fs::write(path, serde_json::to_string_pretty(&config)? + "\n")
         .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// What `variantlab values` is asked to estimate, and how.
+#[derive(Clone, Debug)]
+pub struct ValuesJob {
+    /// The variant.
+    pub kind: VariantKind,
+    /// `imbalance`, `regression` or `both`.
+    pub method: String,
+    /// Imbalance: game pairs per piece kind.
+    pub pairs: u64,
+    /// Regression: self-play games to record when `from` is empty.
+    pub games: u64,
+    /// Regression: tournament folders played with recorded moves.
+    pub from: Vec<PathBuf>,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Master seed.
+    pub seed: u64,
+    /// Output folder: `piece_values.csv` (and the recorded games for regression).
+    pub out: PathBuf,
+    /// Also write the estimates here as an engine configuration.
+    pub write_values: Option<PathBuf>,
+    /// Replace a self-play folder made with other settings, and write `write_values` even
+    /// with an estimate not bounded above zero.
+    pub force: bool,
+    /// No progress bars.
+    pub quiet: bool,
+}
+
+/// `variantlab values`: the estimates of `job`, written to `piece_values.csv` and printed.
+///
+/// # Errors
+/// Those of the self-play, the estimates and the files written; folders of another variant.
+pub fn command(job: &ValuesJob) -> Result<()> {
+    let (kind, out, threads) = (job.kind, &job.out, job.threads);
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let kinds = with_variant!(kind, G => G::start().material_kinds());
+    let mut rows = Vec::new();
+    if job.method != "regression" {
+        if job.pairs == 0 {
+            bail!("--pairs must be at least 1");
+        }
+        let set = ImbalanceSettings {
+            pairs: job.pairs,
+            nodes: job.nodes,
+            seed: job.seed,
+            threads,
+            quiet: job.quiet,
+        };
+        rows.extend(with_variant!(kind, G => imbalance::<G>(&set))?);
+    }
+    if job.method != "imbalance" {
+        let dirs = if job.from.is_empty() {
+            let dir = out.join("selfplay");
+            let opts = RunOptions {
+                threads,
+                quiet: job.quiet,
+            };
+            let config = RunConfig::self_play(kind.name(), job.games, job.nodes, job.seed, threads);
+            if tournament::resume_or_replace(&dir, &config, job.force)? {
+                tournament::resume(&dir, &opts)?;
+            } else {
+                tournament::start(config, &dir, &opts)?;
+            }
+            vec![dir]
+        } else {
+            job.from.clone()
+        };
+        let runs = dirs
+            .iter()
+            .map(|d| crate::analysis::load(d))
+            .collect::<Result<Vec<_>>>()?;
+        for r in &runs {
+            if r.config.variant != kind.name() {
+                bail!(
+                    "{} holds games of {}, not of {}: its pieces are not this variant's",
+                    r.dir.display(),
+                    r.config.variant,
+                    kind.name()
+                );
+            }
+        }
+        rows.extend(regression(&runs, &kinds)?);
+    }
+    let path = out.join("piece_values.csv");
+    write_csv(&path, &rows)?;
+    for r in &rows {
+        out!(
+            "{:<22} {:<16} {:<11} {}  ({} games)",
+            r.variant,
+            r.piece,
+            r.method,
+            r.show(),
+            r.games
+        );
+    }
+    out!("wrote {}", path.display());
+    if let Some(file) = &job.write_values {
+        // Imbalance estimates when both were made: they come from controlled games.
+        let method = if rows.iter().any(|r| r.method == "imbalance") {
+            "imbalance"
+        } else {
+            "regression"
+        };
+        let chosen: Vec<_> = rows
+            .iter()
+            .filter(|r| r.method == method)
+            .cloned()
+            .collect();
+        write_config(file, &chosen, &kinds, job.force)?;
+        out!("wrote {} ({method} values)", file.display());
+    }
     Ok(())
 }

@@ -70,7 +70,7 @@ fn spec() -> VariantSpec {
         rook_letter: 'R',
     };
     VariantSpec {
-        name: "chess",
+        name: super::VariantKind::Chess.name(),
         title: "Chess",
         rules_file: "docs/rules/chess.md",
         topology: Topology::rect(8, 8),

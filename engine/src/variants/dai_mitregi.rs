@@ -46,22 +46,24 @@ const NSQ: usize = FILES * RANKS;
 
 /// What `variantlab variants` says about the Leaping form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: "dai-mitregi",
+    name: super::VariantKind::DaiMitregi.name(),
     title: "Dai Mitregi (Leaping)",
     rules_file: "docs/rules/dai-mitregi.md",
     dims: (FILES as u8, RANKS as u8, 1),
     cells: NSQ,
     notes: NOTES,
+    many_moves: true,
 };
 
 /// What `variantlab variants` says about the Stepping form.
 pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
-    name: "dai-mitregi-stepping",
+    name: super::VariantKind::DaiMitregiStepping.name(),
     title: "Dai Mitregi (Stepping)",
     rules_file: "docs/rules/dai-mitregi.md",
     dims: (FILES as u8, RANKS as u8, 1),
     cells: NSQ,
     notes: NOTES,
+    many_moves: true,
 };
 
 const NOTES: &[&str] = &[
@@ -1090,9 +1092,9 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     }
     fn variant_name(&self) -> &'static str {
         if STEPPING {
-            "dai-mitregi-stepping"
+            INFO_STEPPING.name
         } else {
-            "dai-mitregi"
+            INFO.name
         }
     }
     fn turn(&self) -> Color {

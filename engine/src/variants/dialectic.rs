@@ -57,22 +57,24 @@ const LETTERS: [char; 7] = ['P', 'H', 'B', 'R', 'Q', 'K', 'G'];
 
 /// What `variantlab variants` says about the basic form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: "dialectic",
+    name: super::VariantKind::Dialectic.name(),
     title: "Dialectic Chess",
     rules_file: "docs/rules/dialectic.md",
     dims: (8, 8, 1),
     cells: 64,
     notes: NOTES,
+    many_moves: false,
 };
 
 /// What `variantlab variants` says about the Hegelian form.
 pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
-    name: "dialectic-hegelian",
+    name: super::VariantKind::DialecticHegelian.name(),
     title: "Hegelian Dialectic Chess",
     rules_file: "docs/rules/dialectic.md",
     dims: (8, 8, 1),
     cells: 64,
     notes: NOTES,
+    many_moves: false,
 };
 
 const NOTES: &[&str] = &[
@@ -1068,9 +1070,9 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     }
     fn variant_name(&self) -> &'static str {
         if HEGELIAN {
-            "dialectic-hegelian"
+            INFO_HEGELIAN.name
         } else {
-            "dialectic"
+            INFO.name
         }
     }
     fn turn(&self) -> Color {

@@ -81,7 +81,7 @@ fn spec() -> VariantSpec {
         .without(&["a6", "b6", "c6", "a7", "b7", "c7", "a8", "b8", "c8"])
         .with_rule(StepRule::SameRegion(vec![white_super, black_super]));
     VariantSpec {
-        name: "dream-chess-46",
+        name: super::VariantKind::Dream46.name(),
         title: "Dream Chess 46",
         rules_file: "docs/rules/dream-chess-46.md",
         topology,

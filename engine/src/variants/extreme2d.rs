@@ -138,7 +138,7 @@ fn is_pawn(s: u16) -> bool {
 
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: "extreme-2d",
+    name: super::VariantKind::Extreme2d.name(),
     title: "Extreme 2D Chess",
     rules_file: "docs/rules/extreme-2d.md",
     dims: (10, 10, 1),
@@ -148,6 +148,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
         "[D] draws: stalemate, 100 plies without capture, Pawn step or placement, threefold repetition, two bare power-less Kings",
         "[D] first turn: each side places King and Heir on its two empty first-rank cells (c and h)",
     ],
+    many_moves: false,
 };
 
 /// The move list: every move is a distinct (origin, destination) pair (a promotion replaces
@@ -1165,7 +1166,7 @@ impl Game for Extreme2d {
     }
 
     fn variant_name(&self) -> &'static str {
-        "extreme-2d"
+        INFO.name
     }
 
     #[inline]

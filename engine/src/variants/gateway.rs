@@ -107,7 +107,7 @@ use std::sync::OnceLock;
 
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: "gateway",
+    name: super::VariantKind::Gateway.name(),
     title: "Gateway Chess",
     rules_file: "docs/rules/gateway.md",
     dims: (4, 10, 5),
@@ -118,6 +118,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
         "[D] one-foot-in-the-grave: every cell of the box spanned by a step or leap must exist",
         "[S/D] Quantum King: four threatened row cells is checkmate; otherwise keep the row unthreatened or transform into an Emperor on an unthreatened cell; only a side with an Emperor can be stalemated",
     ],
+    many_moves: false,
 };
 
 /// The bitboard of the Gateway board: 200 cell numbers (holes keep theirs, see
@@ -1200,7 +1201,7 @@ impl Game for Gateway {
     }
 
     fn variant_name(&self) -> &'static str {
-        "gateway"
+        INFO.name
     }
 
     #[inline]

@@ -18,26 +18,98 @@ use thiserror::Error;
 pub use chess::Chess;
 pub use dream46::Dream46;
 
-/// Every implemented variant.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum VariantKind {
-    /// Standard chess, the calibration variant.
-    Chess,
-    /// Dream Chess 46.
-    Dream46,
-    /// Extreme 2D Chess (stacks).
-    Extreme2d,
-    /// Gateway Chess (3D, Quantum King).
-    Gateway,
-    /// Dialectic Chess (Philosophers steered by tokens on a 3x3 dialectic).
-    Dialectic,
-    /// Hegelian Dialectic Chess (tokens may share a cell and step together).
-    DialecticHegelian,
-    /// Dai Mitregi, Leaping form (16x16, drops).
-    DaiMitregi,
-    /// Dai Mitregi, Stepping form (two-cell moves of central and Pawn-rank pieces are lame).
-    DaiMitregiStepping,
+/// The registry, the one place a variant is listed: per row its doc comment, kind, command-line
+/// name, [`Game`](crate::Game) type and [`VariantInfo`], in the order listed to users.
+///
+/// `for_each_variant!([callback], (args))` expands to `callback! { (args) rows }`; the enum,
+/// its methods and [`with_variant!`](crate::with_variant) are generated that way. Exported
+/// and written with `$crate` paths because `with_variant!` expands in other crates.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_variant {
+    ([$($callback:tt)*], $args:tt) => {
+        $($callback)*! { $args
+            /// Standard chess, the calibration variant.
+            Chess => "chess",
+                $crate::position::Position<$crate::variants::Chess>,
+                $crate::variants::VariantInfo::of_spec(&$crate::variants::Chess::rules().spec);
+            /// Dream Chess 46.
+            Dream46 => "dream-chess-46",
+                $crate::position::Position<$crate::variants::Dream46>,
+                $crate::variants::VariantInfo::of_spec(&$crate::variants::Dream46::rules().spec);
+            /// Dialectic Chess (Philosophers steered by tokens on a 3x3 dialectic).
+            Dialectic => "dialectic",
+                $crate::variants::dialectic::Dialectic,
+                $crate::variants::dialectic::INFO;
+            /// Hegelian Dialectic Chess (tokens may share a cell and step together).
+            DialecticHegelian => "dialectic-hegelian",
+                $crate::variants::dialectic::DialecticHegelian,
+                $crate::variants::dialectic::INFO_HEGELIAN;
+            /// Extreme 2D Chess (stacks).
+            Extreme2d => "extreme-2d",
+                $crate::variants::extreme2d::Extreme2d,
+                $crate::variants::extreme2d::INFO;
+            /// Gateway Chess (3D, Quantum King).
+            Gateway => "gateway",
+                $crate::variants::gateway::Gateway,
+                $crate::variants::gateway::INFO;
+            /// Dai Mitregi, Leaping form (16x16, drops).
+            DaiMitregi => "dai-mitregi",
+                $crate::variants::dai_mitregi::DaiMitregi,
+                $crate::variants::dai_mitregi::INFO;
+            /// Dai Mitregi, Stepping form (two-cell moves of central and Pawn-rank pieces are lame).
+            DaiMitregiStepping => "dai-mitregi-stepping",
+                $crate::variants::dai_mitregi::DaiMitregiStepping,
+                $crate::variants::dai_mitregi::INFO_STEPPING;
+        }
+    };
 }
+
+/// Generates [`VariantKind`] and its table methods from the registry rows.
+macro_rules! define_variant_kind {
+    (() $( $(#[$doc:meta])* $kind:ident => $name:literal, $game:ty, $info:expr; )*) => {
+        /// Every implemented variant.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+        pub enum VariantKind {
+            $( $(#[$doc])* $kind, )*
+        }
+
+        impl VariantKind {
+            /// All implemented variants, in the order listed to users.
+            pub const ALL: [VariantKind; [$(VariantKind::$kind),*].len()] =
+                [$(VariantKind::$kind),*];
+
+            /// Command-line name (`const`, so a variant's own code can quote it).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( VariantKind::$kind => $name, )*
+                }
+            }
+
+            /// Board, cells and the reconstructions and decisions of the variant.
+            pub fn info(self) -> VariantInfo {
+                match self {
+                    $( VariantKind::$kind => $info, )*
+                }
+            }
+
+            /// Looks a variant up by its command-line name.
+            ///
+            /// # Errors
+            /// [`UnknownVariant`], listing the known names.
+            pub fn from_name(name: &str) -> Result<VariantKind, UnknownVariant> {
+                match name {
+                    $( $name => Ok(VariantKind::$kind), )*
+                    _ => Err(UnknownVariant {
+                        name: name.to_string(),
+                    }),
+                }
+            }
+        }
+    };
+}
+
+for_each_variant!([define_variant_kind], ());
 
 /// What `variantlab variants` says about a variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +127,9 @@ pub struct VariantInfo {
     pub cells: usize,
     /// Reconstructions and decisions.
     pub notes: &'static [&'static str],
+    /// Positions hold hundreds of legal moves (drops from hand): fixed-depth searches meant
+    /// to last seconds (the bench signature, the search tests) go shallower there.
+    pub many_moves: bool,
 }
 
 impl VariantInfo {
@@ -67,6 +142,8 @@ impl VariantInfo {
             dims: spec.topology.dims(),
             cells: spec.topology.num_cells(),
             notes: spec.notes,
+            // No drops in the chess family: move lists stay chess-sized.
+            many_moves: false,
         }
     }
 }
@@ -79,63 +156,8 @@ pub struct UnknownVariant {
     pub name: String,
 }
 
-impl VariantKind {
-    /// All implemented variants, in the order listed to users.
-    pub const ALL: [VariantKind; 8] = [
-        VariantKind::Chess,
-        VariantKind::Dream46,
-        VariantKind::Dialectic,
-        VariantKind::DialecticHegelian,
-        VariantKind::Extreme2d,
-        VariantKind::Gateway,
-        VariantKind::DaiMitregi,
-        VariantKind::DaiMitregiStepping,
-    ];
-
-    /// Command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            VariantKind::Chess => "chess",
-            VariantKind::Dream46 => "dream-chess-46",
-            VariantKind::Extreme2d => "extreme-2d",
-            VariantKind::Gateway => "gateway",
-            VariantKind::Dialectic => "dialectic",
-            VariantKind::DialecticHegelian => "dialectic-hegelian",
-            VariantKind::DaiMitregi => "dai-mitregi",
-            VariantKind::DaiMitregiStepping => "dai-mitregi-stepping",
-        }
-    }
-
-    /// Board, cells and the reconstructions and decisions of the variant.
-    pub fn info(self) -> VariantInfo {
-        match self {
-            VariantKind::Chess => VariantInfo::of_spec(&Chess::rules().spec),
-            VariantKind::Dream46 => VariantInfo::of_spec(&Dream46::rules().spec),
-            VariantKind::Extreme2d => extreme2d::INFO,
-            VariantKind::Gateway => gateway::INFO,
-            VariantKind::Dialectic => dialectic::INFO,
-            VariantKind::DialecticHegelian => dialectic::INFO_HEGELIAN,
-            VariantKind::DaiMitregi => dai_mitregi::INFO,
-            VariantKind::DaiMitregiStepping => dai_mitregi::INFO_STEPPING,
-        }
-    }
-
-    /// Looks a variant up by its command-line name.
-    ///
-    /// # Errors
-    /// [`UnknownVariant`], listing the known names.
-    pub fn from_name(name: &str) -> Result<VariantKind, UnknownVariant> {
-        VariantKind::ALL
-            .iter()
-            .copied()
-            .find(|v| v.name() == name)
-            .ok_or_else(|| UnknownVariant {
-                name: name.to_string(),
-            })
-    }
-}
-
-/// Runs `$body` with `$G` bound to the [`Game`] type of `$kind`, monomorphised per variant.
+/// Runs `$body` with `$G` bound to the [`Game`](crate::Game) type of `$kind`, monomorphised
+/// per variant.
 ///
 /// ```
 /// use variantlab_engine::{with_variant, VariantKind, perft::perft};
@@ -145,55 +167,41 @@ impl VariantKind {
 #[macro_export]
 macro_rules! with_variant {
     ($kind:expr, $G:ident => $body:expr) => {
+        $crate::for_each_variant!([$crate::__with_variant_arms], ($kind, $G, $body))
+    };
+}
+
+/// The `match` of [`with_variant!`](crate::with_variant): one arm per registry row.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_variant_arms {
+    (($kind:expr, $G:ident, $body:expr) $( $(#[$doc:meta])* $variant:ident => $name:literal, $game:ty, $info:expr; )*) => {
         match $kind {
-            $crate::variants::VariantKind::Chess => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::position::Position<$crate::variants::Chess>;
-                $body
-            }
-            $crate::variants::VariantKind::Dream46 => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::position::Position<$crate::variants::Dream46>;
-                $body
-            }
-            $crate::variants::VariantKind::Extreme2d => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::variants::extreme2d::Extreme2d;
-                $body
-            }
-            $crate::variants::VariantKind::Gateway => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::variants::gateway::Gateway;
-                $body
-            }
-            $crate::variants::VariantKind::Dialectic => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::variants::dialectic::Dialectic;
-                $body
-            }
-            $crate::variants::VariantKind::DialecticHegelian => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::variants::dialectic::DialecticHegelian;
-                $body
-            }
-            $crate::variants::VariantKind::DaiMitregi => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::variants::dai_mitregi::DaiMitregi;
-                $body
-            }
-            $crate::variants::VariantKind::DaiMitregiStepping => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::variants::dai_mitregi::DaiMitregiStepping;
-                $body
-            }
+            $(
+                $crate::variants::VariantKind::$variant => {
+                    #[allow(unused_imports)]
+                    use $crate::Game as _;
+                    type $G = $game;
+                    $body
+                }
+            )*
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::VariantKind;
+
+    /// A variant's name is written once, in the registry; its info and game quote it.
+    #[test]
+    fn every_name_comes_from_the_registry() {
+        for kind in VariantKind::ALL {
+            assert_eq!(kind.info().name, kind.name());
+            let game = with_variant!(kind, G => G::start().variant_name());
+            assert_eq!(game, kind.name());
+            assert_eq!(VariantKind::from_name(kind.name()), Ok(kind));
+        }
+        assert!(VariantKind::from_name("no-such-variant").is_err());
+    }
 }
