@@ -1,0 +1,165 @@
+//! `variantlab tune`: recorded games in, a weights file out that an engine configuration can
+//! play with; bad input (a truncated moves.csv, games of two variants, unrecorded games)
+//! refused with a clear error.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn variantlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("variantlab-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn record(variant: &str, dir: &Path, moves: bool) {
+    let mut args = vec![
+        "play",
+        "--variant",
+        variant,
+        "--games",
+        "8",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "120",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    if moves {
+        args.push("--record-moves");
+    }
+    let o = variantlab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn tuned_weights_load_and_play() {
+    let dir = tmp("chess");
+    let games = dir.join("games");
+    record("chess", &games, true);
+    let weights = dir.join("chess.json");
+    let o = variantlab(&[
+        "tune",
+        "--games",
+        games.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+        "--from",
+        "classic",
+        "--epochs",
+        "20",
+        "--score-weight",
+        "0.5",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&weights).unwrap();
+    let w: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(w["variant"], "chess");
+    assert_eq!(w["produced"]["method"], "texel");
+    assert!(w["produced"]["positions"].as_u64().unwrap() > 100);
+    assert_eq!(w["kinds"].as_array().unwrap().len(), 6);
+
+    let config = dir.join("tuned.json");
+    std::fs::write(
+        &config,
+        format!("{{\"eval\": {:?}}}", weights.to_str().unwrap()),
+    )
+    .unwrap();
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--white",
+        config.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        dir.join("match").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // The same weights do not fit another variant.
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "dream-chess-46",
+        "--games",
+        "2",
+        "--white",
+        config.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        dir.join("wrong").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("are for \"chess\", not \"dream-chess-46\""),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_refused_clearly() {
+    let dir = tmp("bad");
+    let chess = dir.join("chess");
+    record("chess", &chess, true);
+    let dream = dir.join("dream");
+    record("dream-chess-46", &dream, true);
+    let bare = dir.join("bare");
+    record("chess", &bare, false);
+    let out = dir.join("w.json");
+    let tune = |dirs: &[&Path]| {
+        let mut args = vec!["tune".to_string()];
+        for d in dirs {
+            args.push("--games".into());
+            args.push(d.to_str().unwrap().into());
+        }
+        args.extend(["--out".into(), out.to_str().unwrap().into(), "--quiet".into()]);
+        Command::new(env!("CARGO_BIN_EXE_variantlab"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+
+    let o = tune(&[&chess, &dream]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("games of dream-chess-46, not chess"), "{}", stderr(&o));
+
+    let o = tune(&[&bare]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--record-moves"), "{}", stderr(&o));
+
+    // A moves.csv cut off in the middle of a game.
+    let moves = std::fs::read_to_string(chess.join("moves.csv")).unwrap();
+    let lines: Vec<&str> = moves.lines().collect();
+    let cut: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 3)
+        .map(|(_, l)| *l)
+        .collect();
+    std::fs::write(chess.join("moves.csv"), cut.join("\n") + "\n").unwrap();
+    let o = tune(&[&chess]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("missing or repeated plies"), "{}", stderr(&o));
+    assert!(!out.exists(), "nothing written on bad input");
+    let _ = std::fs::remove_dir_all(&dir);
+}
