@@ -132,7 +132,11 @@ fn bad_input_is_refused_clearly() {
             args.push("--games".into());
             args.push(d.to_str().unwrap().into());
         }
-        args.extend(["--out".into(), out.to_str().unwrap().into(), "--quiet".into()]);
+        args.extend([
+            "--out".into(),
+            out.to_str().unwrap().into(),
+            "--quiet".into(),
+        ]);
         Command::new(env!("CARGO_BIN_EXE_variantlab"))
             .args(&args)
             .output()
@@ -141,7 +145,11 @@ fn bad_input_is_refused_clearly() {
 
     let o = tune(&[&chess, &dream]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("games of dream-chess-46, not chess"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("games of dream-chess-46, not chess"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = tune(&[&bare]);
     assert!(!o.status.success());
@@ -159,7 +167,11 @@ fn bad_input_is_refused_clearly() {
     std::fs::write(chess.join("moves.csv"), cut.join("\n") + "\n").unwrap();
     let o = tune(&[&chess]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("missing or repeated plies"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("missing or repeated plies"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!out.exists(), "nothing written on bad input");
     let _ = std::fs::remove_dir_all(&dir);
 }
