@@ -248,11 +248,9 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
                     );
                     data.result.push(*result);
                     data.score.push(*score);
+                    let m = pos.material();
                     let material: i32 = (0..kinds.len())
-                        .map(|k| {
-                            let m = pos.material();
-                            (m[0][k] as i32 - m[1][k] as i32) * kinds[k].1
-                        })
+                        .map(|k| (m[0][k] as i32 - m[1][k] as i32) * kinds[k].1)
                         .sum();
                     let positional = match pos.turn() {
                         variantlab_engine::Color::White => pos.positional(),

@@ -98,10 +98,14 @@ impl Layout {
 /// The game phase of `pos` in `0..=PHASE_MAX` (`PHASE_MAX` = all pieces of the start
 /// position on the board or in hand), from per-kind phase weights.
 pub fn phase<G: Game>(pos: &G, phase_weights: &[i32], full: i32) -> i32 {
+    phase_of(&pos.material(), phase_weights, full)
+}
+
+/// [`phase`] from material counts already at hand.
+fn phase_of(m: &crate::game::Material, phase_weights: &[i32], full: i32) -> i32 {
     if full <= 0 {
         return PHASE_MAX;
     }
-    let m = pos.material();
     let mut p = 0;
     for (k, &w) in phase_weights.iter().enumerate() {
         p += w * (m[0][k] as i32 + m[1][k] as i32);
@@ -224,7 +228,8 @@ impl Evaluator {
         let sign = if pos.turn() == Color::White { 1 } else { -1 };
         acc.sum[0] += sign * tempo[0];
         acc.sum[1] += sign * tempo[1];
-        let ph = self.phase(pos);
+        // The material read above serves the phase too (no second pass in the hot path).
+        let ph = phase_of(&m, &self.phase_weights, self.full_phase);
         let white = (acc.sum[0] * ph + acc.sum[1] * (PHASE_MAX - ph)) / PHASE_MAX;
         sign * white
     }
