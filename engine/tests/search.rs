@@ -164,13 +164,26 @@ fn repetition_is_scored_as_a_draw() {
     let p = Position::<Chess>::from_text("6k1/5q2/6PK/8/8/8/8/8 b - - 0 1").unwrap();
     let r = Searcher::new(SearchConfig::default()).search(&p, &[], Limits::depth(4));
     assert!(r.best.is_some());
-    // Values can be overridden: a zero-value Queen makes Black's extra Queen worthless.
-    let zero_queen = SearchConfig {
-        values: vec![100, 305, 333, 563, 0, 0],
-        ..SearchConfig::default()
-    };
-    let s = Searcher::new(zero_queen);
+}
+
+#[test]
+fn configured_values_override_only_the_kinds_they_name() {
+    // A zero-value Queen makes White's extra Queen worthless; the other kinds keep the
+    // evaluation's own material (the tuned weights' Rook, not a default table's).
     let q = Position::<Chess>::from_text("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
-    let pawnless = s.evaluate(&q);
+    let r = Position::<Chess>::from_text("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    let prepared = |values: Vec<Option<i32>>| {
+        let mut s = Searcher::new(SearchConfig {
+            values,
+            ..SearchConfig::default()
+        });
+        s.search(&q, &[], Limits::depth(1));
+        s
+    };
+    let plain = prepared(Vec::new());
+    let zero_queen = prepared(vec![None, None, None, None, Some(0)]);
+    assert!(plain.evaluate(&q) > 500, "{}", plain.evaluate(&q));
+    let pawnless = zero_queen.evaluate(&q);
     assert!(pawnless.abs() < 100, "{pawnless}");
+    assert_eq!(plain.evaluate(&r), zero_queen.evaluate(&r));
 }

@@ -184,7 +184,7 @@ impl EngineConfig {
     /// that does not fit the variant.
     pub fn search_config<G: Game>(&self, seed: u64) -> Result<SearchConfig> {
         let kinds = &G::start().material_kinds();
-        let mut values: Vec<i32> = kinds.iter().map(|k| k.1).collect();
+        let mut values: Vec<Option<i32>> = vec![None; kinds.len()];
         for (name, &v) in &self.values {
             let Some(i) = piece_index(kinds, name) else {
                 let known: Vec<String> = kinds.iter().map(|k| piece_key(k.0)).collect();
@@ -194,7 +194,7 @@ impl EngineConfig {
                     known.join(", ")
                 );
             };
-            values[i] = v;
+            values[i] = Some(v);
         }
         let mut disabled = 0;
         for name in &self.disable {

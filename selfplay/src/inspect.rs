@@ -127,14 +127,14 @@ pub fn perft_all_command(depth: Option<u32>) -> Result<()> {
 }
 
 /// Reads piece values: `name=cp,...` or `@FILE` with one `name=cp` per line; every name must
-/// be one of the variant's material kinds.
-pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<i32>> {
+/// be one of the variant's material kinds. Kinds not named keep the evaluation's values.
+pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<Option<i32>>> {
     let text = match spec.strip_prefix('@') {
         Some(path) => std::fs::read_to_string(path)
             .with_context(|| format!("reading piece values from {path}"))?,
         None => spec.replace(',', "\n"),
     };
-    let mut values: Vec<i32> = kinds.iter().map(|k| k.1).collect();
+    let mut values: Vec<Option<i32>> = vec![None; kinds.len()];
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -158,13 +158,13 @@ pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<i32
                 known.join(", ")
             );
         };
-        values[i] = value.trim().parse().with_context(|| {
+        values[i] = Some(value.trim().parse().with_context(|| {
             format!(
                 "piece values, entry {}: {:?} is not a whole number",
                 n + 1,
                 value.trim()
             )
-        })?;
+        })?);
     }
     Ok(values)
 }

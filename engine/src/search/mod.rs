@@ -74,9 +74,10 @@ impl Limits {
 /// Engine parameters: what a named configuration changes between two engine versions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
-    /// Material values in centipawns, indexed like [`Game::material_kinds`]; missing entries
-    /// fall back to the variant's defaults.
-    pub values: Vec<i32>,
+    /// Material values in centipawns that override the evaluation's own, indexed like
+    /// [`Game::material_kinds`]; `None` or a missing entry keeps the evaluation's value (a
+    /// tuned weights file's material, or the variant's default for the classic evaluation).
+    pub values: Vec<Option<i32>>,
     /// Transposition table size in MiB (0 disables it).
     pub hash_mib: usize,
     /// Whether the positional terms (mobility, centralisation) are used.
@@ -374,8 +375,10 @@ impl Searcher {
         }
         let mut e = self.config.eval.evaluator::<G>().unwrap_or(None);
         if let Some(e) = &mut e {
-            for (k, &v) in self.config.values.iter().enumerate() {
-                e.set_material(k, v);
+            for (k, v) in self.config.values.iter().enumerate() {
+                if let Some(v) = *v {
+                    e.set_material(k, v);
+                }
             }
         }
         self.evaluator = Some((name, e));
@@ -434,6 +437,7 @@ impl Searcher {
                 .values
                 .get(k)
                 .copied()
+                .flatten()
                 .or(defaults.get(k).map(|d| d.1))
                 .unwrap_or(0);
         }
