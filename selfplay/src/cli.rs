@@ -596,11 +596,14 @@ pub struct ValuesArgs {
     /// Variant name.
     #[arg(long)]
     variant: String,
-    /// `imbalance`, `regression` or `both`.
-    /// (regression works for every variant; imbalance needs positions with a piece
-    /// removed, which chess and Dream Chess 46 provide).
-    #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "both"])]
+    /// `imbalance`, `regression`, `tuned` (material of a fitted evaluation), `both`
+    /// (imbalance and regression) or `all` (regression and tuned work for every variant;
+    /// imbalance needs positions with a piece removed, which chess and Dream Chess 46 provide).
+    #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "tuned", "both", "all"])]
     method: String,
+    /// Tuned: bootstrap replicates over games for the 95% intervals.
+    #[arg(long, default_value_t = 40)]
+    bootstrap: u32,
     /// Imbalance: game pairs per piece kind.
     #[arg(long, default_value_t = 100, value_parser = at_least(1), allow_negative_numbers = true)]
     pairs: u64,
@@ -643,6 +646,7 @@ fn values(a: ValuesArgs) -> Result<()> {
     crate::values::command(&ValuesJob {
         kind,
         method: a.method,
+        bootstrap: a.bootstrap,
         pairs: a.pairs,
         games: a.games,
         from: a.from,

@@ -18,5 +18,6 @@ pub mod stats;
 pub mod study;
 pub mod tournament;
 pub mod tune;
+pub mod tuned_values;
 pub mod uci;
 pub mod values;

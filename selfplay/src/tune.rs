@@ -71,6 +71,9 @@ pub struct Dataset {
     pub game: Vec<u32>,
     /// Games read.
     pub games: u32,
+    /// Per weight index, how often its feature occurred, both sides counted
+    /// ([`FeatureRecorder::totals`]).
+    pub totals: Vec<u64>,
 }
 
 impl Dataset {
@@ -104,15 +107,21 @@ fn sigmoid(x: f64) -> f64 {
 
 /// Mean logistic loss (cross-entropy against the targets) of the positions `rows`.
 fn loss(data: &Dataset, target: &[f32], rows: &[usize], w: &[[f64; 2]], k: f64) -> f64 {
-    let total: f64 = rows
-        .par_iter()
-        .map(|&i| {
-            let p = sigmoid(k * data.eval(i, w) / 400.0).clamp(1e-12, 1.0 - 1e-12);
-            let y = target[i] as f64;
-            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+    // Fixed chunks summed in order: the same total whatever the thread count.
+    let parts: Vec<f64> = rows
+        .par_chunks(4096)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|&i| {
+                    let p = sigmoid(k * data.eval(i, w) / 400.0).clamp(1e-12, 1.0 - 1e-12);
+                    let y = target[i] as f64;
+                    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+                })
+                .sum::<f64>()
         })
-        .sum();
-    total / rows.len().max(1) as f64
+        .collect();
+    parts.iter().sum::<f64>() / rows.len().max(1) as f64
 }
 
 /// Gradient of a mean loss over `rows` with respect to the flat weights, given the loss's
@@ -124,7 +133,8 @@ fn gradient(
     d_eval: impl Fn(usize, f64) -> f64 + Sync,
 ) -> Vec<[f64; 2]> {
     let n = w.len();
-    let mut g = rows
+    // Fixed chunks added in order: the same gradient whatever the thread count.
+    let parts: Vec<Vec<[f64; 2]>> = rows
         .par_chunks(4096)
         .map(|chunk| {
             let mut g = vec![[0.0; 2]; n];
@@ -138,16 +148,14 @@ fn gradient(
             }
             g
         })
-        .reduce(
-            || vec![[0.0; 2]; n],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    x[0] += y[0];
-                    x[1] += y[1];
-                }
-                a
-            },
-        );
+        .collect();
+    let mut g = vec![[0.0; 2]; n];
+    for part in parts {
+        for (x, y) in g.iter_mut().zip(part) {
+            x[0] += y[0];
+            x[1] += y[1];
+        }
+    }
     let scale = 1.0 / rows.len().max(1) as f64;
     g.iter_mut().for_each(|x| {
         x[0] *= scale;
@@ -267,6 +275,7 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
     if data.is_empty() {
         bail!("no quiet positions in the given games (were they recorded with --record-moves?)");
     }
+    data.totals = recorder.totals;
     Ok(data)
 }
 
@@ -423,21 +432,58 @@ pub fn mimic_classic(data: &Dataset, rows: &[usize], start: &[[f64; 2]]) -> Vec<
     w
 }
 
-/// Fits weights to the positions `train`, stopping early on `holdout`. The target of a
-/// position is its game's result, blended with `score_weight` of its recorded search score
-/// (as an expected result).
-#[allow(clippy::too_many_arguments)]
+/// How a fit runs.
+#[derive(Clone, Debug)]
+pub struct FitSettings {
+    /// L2 penalty per weight, per squared centipawn of distance from the starting weights.
+    pub l2: Vec<f64>,
+    /// Share of the target taken from the recorded search score instead of the result.
+    pub score_weight: f64,
+    /// Most epochs.
+    pub epochs: u32,
+    /// Adam's step size in centipawns.
+    pub learning_rate: f64,
+    /// Stop when the held-out loss has not improved for this many checks (one every 10
+    /// epochs); `None` runs every epoch and keeps the last weights.
+    pub patience: Option<u32>,
+    /// The scaling constant; fitted to the starting weights when `None`.
+    pub scale: Option<f64>,
+    /// Weights whose middle-game and end-game values are kept equal (one value for the
+    /// whole game).
+    pub untapered: Vec<usize>,
+}
+
+impl FitSettings {
+    /// The settings of `variantlab tune`: one L2 for every weight, early stopping.
+    pub fn tune(len: usize, l2: f64, score_weight: f64, epochs: u32) -> FitSettings {
+        FitSettings {
+            l2: vec![l2; len],
+            score_weight,
+            epochs,
+            learning_rate: 1.0,
+            patience: Some(20),
+            scale: None,
+            untapered: Vec::new(),
+        }
+    }
+}
+
+/// Fits weights to the positions `train` (a position may be listed more than once: a
+/// bootstrap sample), checking the loss on `holdout`. The target of a position is its
+/// game's result, blended with `score_weight` of its recorded search score (as an expected
+/// result).
 pub fn fit(
     data: &Dataset,
     train: &[usize],
     holdout: &[usize],
     start: &[[f64; 2]],
-    l2: f64,
-    score_weight: f64,
-    epochs: u32,
+    settings: &FitSettings,
     bar: &ProgressBar,
 ) -> Fit {
-    let scale = fit_scale(data, train, start);
+    let scale = settings
+        .scale
+        .unwrap_or_else(|| fit_scale(data, train, start));
+    let score_weight = settings.score_weight;
     let target: Vec<f32> = (0..data.len())
         .map(|i| {
             let s = sigmoid(scale * data.score[i] as f64 / 400.0);
@@ -452,17 +498,25 @@ pub fn fit(
     let start_holdout = check(&w);
     let (mut best, mut best_loss, mut since_best) = (w.clone(), start_holdout, 0);
     let mut run = 0;
-    for epoch in 1..=epochs {
+    for epoch in 1..=settings.epochs {
         run = epoch;
         let mut g = gradient(data, train, &w, |i, e| {
             (sigmoid(scale * e / 400.0) - target[i] as f64) * scale / 400.0
         });
-        for (gj, (wj, sj)) in g.iter_mut().zip(w.iter().zip(start)) {
+        for (j, (gj, (wj, sj))) in g.iter_mut().zip(w.iter().zip(start)).enumerate() {
+            let l2 = settings.l2.get(j).copied().unwrap_or(0.0);
             gj[0] += l2 * (wj[0] - sj[0]);
             gj[1] += l2 * (wj[1] - sj[1]);
         }
-        adam_step(&mut w, &g, &mut m, &mut v, epoch, 1.0);
+        for &j in &settings.untapered {
+            let mean = (g[j][0] + g[j][1]) / 2.0;
+            g[j] = [mean, mean];
+        }
+        adam_step(&mut w, &g, &mut m, &mut v, epoch, settings.learning_rate);
         bar.inc(1);
+        let Some(patience) = settings.patience else {
+            continue;
+        };
         if epoch % 10 == 0 {
             let l = check(&w);
             bar.set_message(format!("held-out loss {l:.5}"));
@@ -472,11 +526,15 @@ pub fn fit(
                 since_best = 0;
             } else {
                 since_best += 1;
-                if since_best >= 20 {
+                if since_best >= patience {
                     break;
                 }
             }
         }
+    }
+    if settings.patience.is_none() {
+        best_loss = check(&w);
+        best = w;
     }
     Fit {
         train_loss: [loss(train, start), loss(train, &best)],
@@ -557,16 +615,8 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         ProgressStyle::with_template("tune {bar:30} {pos}/{len} epochs {msg} [{elapsed}]")
             .expect("template"),
     );
-    let f = fit(
-        &data,
-        &train,
-        &holdout,
-        &start_w,
-        o.l2,
-        o.score_weight,
-        o.epochs,
-        &bar,
-    );
+    let settings = FitSettings::tune(start_w.len(), o.l2, o.score_weight, o.epochs);
+    let f = fit(&data, &train, &holdout, &start_w, &settings, &bar);
     bar.finish_and_clear();
     let pos = G::start();
     let layout = Layout::of(&pos);

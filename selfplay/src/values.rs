@@ -68,7 +68,8 @@ impl ValueRow {
             ),
         };
         ValueRow {
-            value: Some(a / b),
+            // No ratio to a pawn that is worth nothing or less (it would print as NaN or inf).
+            value: (b > 0.0).then(|| a / b),
             interval,
             note,
             ..base
@@ -626,8 +627,10 @@ pub fn write_config(
 pub struct ValuesJob {
     /// The variant.
     pub kind: VariantKind,
-    /// `imbalance`, `regression` or `both`.
+    /// `imbalance`, `regression`, `tuned`, `both` (imbalance and regression) or `all`.
     pub method: String,
+    /// Tuned: bootstrap replicates for the intervals.
+    pub bootstrap: u32,
     /// Imbalance: game pairs per piece kind.
     pub pairs: u64,
     /// Regression: self-play games to record when `from` is empty.
@@ -660,7 +663,9 @@ pub fn command(job: &ValuesJob) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let kinds = with_variant!(kind, G => G::start().material_kinds());
     let mut rows = Vec::new();
-    if job.method != "regression" {
+    let method = job.method.as_str();
+    let wants = |m: &str| method == m || method == "all" || (method == "both" && m != "tuned");
+    if wants("imbalance") {
         if job.pairs == 0 {
             bail!("--pairs must be at least 1");
         }
@@ -673,7 +678,7 @@ pub fn command(job: &ValuesJob) -> Result<()> {
         };
         rows.extend(with_variant!(kind, G => imbalance::<G>(&set))?);
     }
-    if job.method != "imbalance" {
+    if wants("regression") || wants("tuned") {
         let dirs = if job.from.is_empty() {
             let dir = out.join("selfplay");
             let opts = RunOptions {
@@ -704,7 +709,20 @@ pub fn command(job: &ValuesJob) -> Result<()> {
                 );
             }
         }
-        rows.extend(regression(&runs, &kinds)?);
+        if wants("regression") {
+            rows.extend(regression(&runs, &kinds)?);
+        }
+        if wants("tuned") {
+            let settings = crate::tuned_values::TunedSettings {
+                bootstrap: job.bootstrap,
+                seed: job.seed,
+                quiet: job.quiet,
+                ..Default::default()
+            };
+            rows.extend(
+                with_variant!(kind, G => crate::tuned_values::tuned::<G>(&dirs, &settings))?,
+            );
+        }
     }
     let path = out.join("piece_values.csv");
     write_csv(&path, &rows)?;
@@ -720,12 +738,12 @@ pub fn command(job: &ValuesJob) -> Result<()> {
     }
     out!("wrote {}", path.display());
     if let Some(file) = &job.write_values {
-        // Imbalance estimates when both were made: they come from controlled games.
-        let method = if rows.iter().any(|r| r.method == "imbalance") {
-            "imbalance"
-        } else {
-            "regression"
-        };
+        // Imbalance estimates when made (they come from controlled games), else the tuned
+        // ones (position held apart), else the regression's.
+        let method = ["imbalance", "tuned", "regression"]
+            .into_iter()
+            .find(|m| rows.iter().any(|r| r.method == *m))
+            .unwrap_or("regression");
         let chosen: Vec<_> = rows
             .iter()
             .filter(|r| r.method == method)

@@ -175,3 +175,62 @@ fn bad_input_is_refused_clearly() {
     assert!(!out.exists(), "nothing written on bad input");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `values --method tuned` on the recorded chess sample: a value and a 95% interval around
+/// it for every piece that can be captured, the pawn as the unit, the King left out; the
+/// same seed gives the same file whatever the thread count.
+#[test]
+fn tuned_piece_values_have_bootstrap_intervals() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/samples/chess");
+    let run = |name: &str, threads: &str| {
+        let out = tmp(name);
+        let o = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+            .env("RAYON_NUM_THREADS", threads)
+            .args([
+                "values",
+                "--variant",
+                "chess",
+                "--method",
+                "tuned",
+                "--bootstrap",
+                "4",
+                "--from",
+                sample.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--quiet",
+            ])
+            .output()
+            .expect("runs");
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(out.join("piece_values.csv")).unwrap()
+    };
+    let csv = run("values-a", "2");
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 6, "{csv}");
+    for r in &rows {
+        assert_eq!(r[2], "tuned", "{csv}");
+        match r[1] {
+            "pawn" => assert_eq!(r[3], "1.000", "{csv}"),
+            "king" => assert!(r[3].is_empty() && r[7].contains("royal"), "{csv}"),
+            _ => {
+                let (v, lo, hi): (f64, f64, f64) = (
+                    r[3].parse().unwrap(),
+                    r[4].parse().unwrap(),
+                    r[5].parse().unwrap(),
+                );
+                assert!(lo < v && v < hi && hi - lo < 10.0, "{csv}");
+                assert!(v > 1.0, "a piece worth less than a pawn: {csv}");
+            }
+        }
+    }
+    assert_eq!(
+        csv,
+        run("values-b", "1"),
+        "same seed, same values, any thread count"
+    );
+}

@@ -278,6 +278,10 @@ pub struct FeatureRecorder {
     layout: Layout,
     /// The features so far (an index may appear more than once).
     pub features: Vec<(u32, i16)>,
+    /// Per weight index, how often its feature occurred over every recorded position, both
+    /// sides counted (a piece on a cell, a mobility cell): how much of the data speaks for
+    /// each weight, and what a piece's average cell and mobility terms are.
+    pub totals: Vec<u64>,
 }
 
 impl FeatureRecorder {
@@ -286,6 +290,7 @@ impl FeatureRecorder {
         FeatureRecorder {
             layout,
             features: Vec::new(),
+            totals: vec![0; layout.len()],
         }
     }
 
@@ -317,6 +322,7 @@ impl FeatureRecorder {
     fn add(&mut self, color: Color, index: usize, times: i32) {
         let t = if color == Color::White { times } else { -times };
         self.features.push((index as u32, t as i16));
+        self.totals[index] += times.unsigned_abs() as u64;
     }
 }
 

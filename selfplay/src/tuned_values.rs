@@ -1,0 +1,246 @@
+//! Piece values read off a fitted evaluation (`variantlab values --method tuned`).
+//!
+//! The material-only regression lets everything that goes with a piece speak through its
+//! count: a pawn's advance, a knight's poor outpost. The tuned evaluation gives those their
+//! own features (a cell table per kind, mobility), so its material weight is the piece's
+//! worth with the position held apart. A piece's *value* is then its material weight plus
+//! its average cell and mobility terms over the recorded positions (so the value does not
+//! depend on how the fit splits a constant between the material weight and the cell table,
+//! which the data cannot tell apart), blended between middle game and end game at the
+//! positions' mean phase, in units of the pawn's value.
+//!
+//! Honesty guards: the fit starts every non-royal kind at one common material weight (the
+//! mean of the defaults), puts no L2 penalty on material, and uses the game results only
+//! (the recorded search scores were made with the default values and would pull towards
+//! them). Intervals: a bootstrap over games (positions of one game share its result), each
+//! replicate refitted from the full fit for a fixed number of epochs; the interval is the
+//! estimate ± 1.96 bootstrap standard deviations.
+
+use crate::stats::{fixed, z_for_confidence};
+use crate::tune::{fit, mimic_classic, read_positions, split, Dataset, FitSettings};
+use crate::values::{pawn_kind, ValueRow, PAWN_NOTE};
+use anyhow::{bail, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use variantlab_engine::eval::{Evaluator, Layout};
+use variantlab_engine::game::Game;
+use variantlab_engine::zobrist::SplitMix64;
+
+/// Settings of the tuned-values method.
+#[derive(Clone, Debug)]
+pub struct TunedSettings {
+    /// Bootstrap replicates (0: no intervals).
+    pub bootstrap: u32,
+    /// Epochs of the full fit.
+    pub epochs: u32,
+    /// Epochs of each bootstrap refit, starting from the full fit.
+    pub replicate_epochs: u32,
+    /// L2 penalty on the non-material weights (per squared centipawn from the start).
+    pub l2: f64,
+    /// Seed of the held-out split and the resampling.
+    pub seed: u64,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+impl Default for TunedSettings {
+    fn default() -> Self {
+        TunedSettings {
+            bootstrap: 40,
+            epochs: 400,
+            replicate_epochs: 80,
+            l2: 1e-6,
+            seed: 1,
+            quiet: false,
+        }
+    }
+}
+
+/// Each kind's value in centipawns under weights `w`: material plus the average cell and
+/// mobility terms of its pieces, at middle-game share `phase`. `None` for a kind no recorded
+/// position has on the board.
+fn kind_values(w: &[[f64; 2]], data: &Dataset, layout: Layout, phase: f64) -> Vec<Option<f64>> {
+    (0..layout.kinds)
+        .map(|k| {
+            let cells: Vec<(usize, u64)> = (0..layout.cells)
+                .map(|c| layout.cell(k, c))
+                .map(|j| (j, data.totals[j]))
+                .filter(|&(_, n)| n > 0)
+                .collect();
+            let pieces: u64 = cells.iter().map(|c| c.1).sum();
+            if pieces == 0 {
+                return None;
+            }
+            let mobility = data.totals[layout.mobility(k)] as f64 / pieces as f64;
+            let term = |p: usize| {
+                let cell: f64 =
+                    cells.iter().map(|&(j, n)| w[j][p] * n as f64).sum::<f64>() / pieces as f64;
+                w[layout.material(k)][p] + cell + w[layout.mobility(k)][p] * mobility
+            };
+            Some(phase * term(0) + (1.0 - phase) * term(1))
+        })
+        .collect()
+}
+
+/// Piece values in pawns, with bootstrap intervals, from the recorded games in `dirs` (all of
+/// variant `G`).
+///
+/// # Errors
+/// Those of [`read_positions`]; a variant without a calibration kind.
+pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<ValueRow>> {
+    let start_pos = G::start();
+    let kinds = start_pos.material_kinds();
+    let Some(pawn) = pawn_kind(&kinds) else {
+        bail!("{}: no kind to measure values in", start_pos.variant_name());
+    };
+    let layout = Layout::of(&start_pos);
+    let data = read_positions::<G>(dirs, 0)?;
+    let (train, holdout) = split(&data, 0.1, settings.seed);
+    if train.is_empty() || holdout.is_empty() {
+        bail!(
+            "too few games ({}) to hold some out: record more",
+            data.games
+        );
+    }
+    // The classic evaluation's positional terms, then one material weight for every
+    // non-royal kind, so the start says nothing about which piece is worth more.
+    let classic: Vec<[f64; 2]> = Evaluator::material_only::<G>()
+        .weights()
+        .iter()
+        .map(|w| [w[0] as f64, w[1] as f64])
+        .collect();
+    let mut start = mimic_classic(&data, &train, &classic);
+    let priced: Vec<usize> = (0..kinds.len()).filter(|&k| kinds[k].1 > 0).collect();
+    let flat = priced.iter().map(|&k| kinds[k].1 as f64).sum::<f64>() / priced.len() as f64;
+    for &k in &priced {
+        start[layout.material(k)] = [flat, flat];
+    }
+    let mut l2 = vec![settings.l2; start.len()];
+    for k in 0..kinds.len() {
+        l2[layout.material(k)] = 0.0;
+    }
+    let full = FitSettings {
+        l2,
+        score_weight: 0.0,
+        epochs: settings.epochs,
+        learning_rate: 4.0,
+        patience: None,
+        scale: None,
+        // One material weight per kind for the whole game: a tapered pair would let the
+        // end-game pawn stand in for passed pawns and promotion races.
+        untapered: (0..kinds.len()).map(|k| layout.material(k)).collect(),
+    };
+    let total =
+        settings.epochs as u64 + settings.bootstrap as u64 * settings.replicate_epochs as u64;
+    let bar = if settings.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("tuned values {bar:30} {pos}/{len} epochs {msg} [{elapsed}]")
+            .expect("template"),
+    );
+    bar.set_message("full fit");
+    let f = fit(&data, &train, &holdout, &start, &full, &bar);
+    let phase = data.phase.iter().map(|&p| p as f64).sum::<f64>() / data.len() as f64;
+    let ratios = |w: &[[f64; 2]]| -> Vec<Option<f64>> {
+        let v = kind_values(w, &data, layout, phase);
+        let unit = v[pawn].filter(|&u| u > 0.0);
+        v.iter().map(|x| Some((*x)? / unit?)).collect()
+    };
+    let point = ratios(&f.weights);
+    // Bootstrap: resample games with replacement; the games left out check the loss.
+    let mut replicates: Vec<Vec<Option<f64>>> = Vec::new();
+    let per_game: Vec<Vec<usize>> = {
+        let mut g = vec![Vec::new(); data.games as usize];
+        for i in 0..data.len() {
+            g[data.game[i] as usize].push(i);
+        }
+        g
+    };
+    for b in 0..settings.bootstrap {
+        bar.set_message(format!("bootstrap {}/{}", b + 1, settings.bootstrap));
+        let mut rng = SplitMix64(settings.seed ^ 0xb007_5742_u64.wrapping_mul(b as u64 + 1));
+        let n = per_game.len() as u64;
+        let mut times = vec![0u32; per_game.len()];
+        for _ in 0..n {
+            times[(rng.next() % n) as usize] += 1;
+        }
+        let mut rows = Vec::new();
+        let mut out_of_bag = Vec::new();
+        for (g, positions) in per_game.iter().enumerate() {
+            if times[g] == 0 {
+                out_of_bag.extend_from_slice(positions);
+            }
+            for _ in 0..times[g] {
+                rows.extend_from_slice(positions);
+            }
+        }
+        let replicate = FitSettings {
+            epochs: settings.replicate_epochs,
+            learning_rate: 1.0,
+            scale: Some(f.scale),
+            ..full.clone()
+        };
+        let r = fit(&data, &rows, &out_of_bag, &f.weights, &replicate, &bar);
+        replicates.push(ratios(&r.weights));
+    }
+    bar.finish_and_clear();
+    let z = z_for_confidence(0.95);
+    let name = start_pos.variant_name();
+    Ok((0..kinds.len())
+        .map(|k| {
+            let base = ValueRow {
+                variant: name.to_string(),
+                piece: kinds[k].0.to_string(),
+                method: "tuned".into(),
+                value: None,
+                interval: None,
+                games: data.games as u64,
+                note: String::new(),
+            };
+            if k == pawn {
+                return ValueRow {
+                    value: Some(1.0),
+                    note: PAWN_NOTE.into(),
+                    ..base
+                };
+            }
+            let Some(v) = point[k] else {
+                let note = if kinds[k].1 == 0 {
+                    "left out: royal (never captured)"
+                } else {
+                    "left out: never on the board at a recorded position"
+                };
+                return ValueRow {
+                    note: note.into(),
+                    ..base
+                };
+            };
+            if kinds[k].1 == 0 {
+                return ValueRow {
+                    note: "left out: royal (never captured)".into(),
+                    ..base
+                };
+            }
+            let xs: Vec<f64> = replicates.iter().filter_map(|r| r[k]).collect();
+            if xs.len() < 2 {
+                return ValueRow {
+                    value: Some(v),
+                    note: "no interval: give --bootstrap 2 or more".into(),
+                    ..base
+                };
+            }
+            let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+            let sd =
+                (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt();
+            ValueRow {
+                value: Some(v),
+                interval: Some((v - z * sd, v + z * sd)),
+                note: format!("bootstrap: {} replicates, sd {}", xs.len(), fixed(sd, 3)),
+                ..base
+            }
+        })
+        .collect())
+}
