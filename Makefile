@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -16,12 +16,13 @@ run: build ## The default job: a small self-play balance study of every variant 
 perft-all: build ## Perft from the start of every variant, deepening while the next depth takes under 2 s
 	$(BIN) perft-all
 
-test: ## Format check, clippy, the whole test suite (optimised), and one notebook executed
+test: ## Format check, clippy, the whole test suite (optimised), the notebooks, the python-chess checks
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace --release
 	$(MAKE) notebook-check
 	$(MAKE) uci-check
+	$(MAKE) pgn-check
 
 bench: ## Criterion benchmarks (perft, move generation, bitboards)
 	$(CARGO) bench -p variantlab-bench
@@ -50,6 +51,9 @@ notebooks: $(VENV)/ok ## Execute every notebook headless on data/samples (execut
 
 notebook-check: $(VENV)/ok ## Execute every notebook on data/samples (part of make test)
 	$(VENV)/bin/python notebooks/run_notebooks.py
+
+pgn-check: build $(VENV)/ok ## Read games.pgn of two short chess runs with python-chess; replay each game against the CSVs (part of make test)
+	$(VENV)/bin/python selfplay/tests/python/pgn_games.py $(BIN)
 
 uci-check: build $(VENV)/ok ## Drive `variantlab uci` with python-chess; games against stockfish and fairy-stockfish when installed (part of make test)
 	$(VENV)/bin/python selfplay/tests/python/uci_games.py $(BIN)

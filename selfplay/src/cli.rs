@@ -236,9 +236,12 @@ pub struct PlayArgs {
     /// Output folder (default out/VARIANT).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Also write moves.csv (one row per ply, for piece-value regression).
+    /// Also write moves.csv (one row per ply, for piece-value regression) and games.pgn.
     #[arg(long)]
     record_moves: bool,
+    /// With --record-moves, no games.pgn.
+    #[arg(long, requires = "record_moves")]
+    no_pgn: bool,
     /// Draw after this many plies (0 = no limit).
     #[arg(long, default_value_t = crate::config::DEFAULT_MAX_PLIES)]
     max_plies: u32,
@@ -405,6 +408,7 @@ fn play(args: PlayArgs) -> Result<()> {
                 draw: draw.map(|[cp, n, from]| (cp as i32, n as u32, from as u32)),
             },
             record_moves: args.record_moves,
+            pgn: !args.no_pgn,
             shard,
             openings_checksum: None,
             engine_version: env!("CARGO_PKG_VERSION").to_string(),

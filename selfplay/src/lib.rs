@@ -11,6 +11,7 @@ pub mod engine_process;
 pub mod inspect;
 pub mod openings;
 pub mod output;
+pub mod pgn;
 pub mod play;
 pub mod report;
 pub mod sprt;

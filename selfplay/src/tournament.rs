@@ -10,6 +10,7 @@
 use crate::config::EngineConfig;
 use crate::openings::Openings;
 use crate::output::out;
+use crate::pgn;
 use crate::play::{play_game, Adjudication, GameOutcome, PlayerSpec, Players, TimeControl};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,7 +18,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -59,6 +60,10 @@ pub struct RunConfig {
     pub adjudication: Adjudication,
     /// Whether `moves.csv` is written.
     pub record_moves: bool,
+    /// Whether `games.pgn` is written (with `record_moves` only: it is made from the
+    /// moves). Output only, not part of the run's identity.
+    #[serde(default = "yes")]
+    pub pgn: bool,
     /// `(I, N)`: this run plays the I-th (1-based) of N slices of the pairs.
     pub shard: Option<(u64, u64)>,
     /// FNV-1a 64 checksum (hex) of the openings file when `openings` is a file; the file
@@ -109,6 +114,7 @@ impl RunConfig {
                 draw: None,
             },
             record_moves: true,
+            pgn: true,
             shard: None,
             openings_checksum: None,
             engine_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -123,6 +129,7 @@ impl RunConfig {
     pub fn identity(&self) -> RunConfig {
         RunConfig {
             shard: None,
+            pgn: true,
             threads: 0,
             started: 0,
             finished: None,
@@ -637,6 +644,8 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     let header = games_header(&kinds);
     let games_path = dir.join("games.csv");
     let moves_path = dir.join("moves.csv");
+    let pgn_path = dir.join(pgn::PGN_FILE);
+    let write_pgn = config.record_moves && config.pgn;
 
     if drop_partial_line(&games_path)? {
         eprintln!("note: {} ended in an unfinished row (a killed run); it was dropped and its game is replayed", games_path.display());
@@ -656,17 +665,21 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
         if moves_path.exists() {
             let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
             let rows = read_csv(&moves_path, &mh)?;
-            let kept: Vec<&Vec<String>> = rows
+            let kept: Vec<Vec<String>> = rows
                 .iter()
                 .filter(|r| done.contains(&r[0].parse().unwrap_or(u64::MAX)))
+                .cloned()
                 .collect();
             if kept.len() != rows.len() {
-                rewrite(
-                    &moves_path,
-                    &MOVES_HEADER.map(String::from),
-                    kept.into_iter().cloned().collect(),
-                )?;
+                rewrite(&moves_path, &MOVES_HEADER.map(String::from), kept.clone())?;
             }
+            if write_pgn {
+                // Rebuilt from the rows kept: a record cut by a kill, or one of a game
+                // without a finished row, is gone, and none is written twice.
+                pgn::rewrite(&pgn_path, &config, &done_rows, &pgn::moves_by_game(&kept))?;
+            }
+        } else if write_pgn {
+            pgn::rewrite(&pgn_path, &config, &done_rows, &Default::default())?;
         }
     }
 
@@ -696,6 +709,16 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     )?;
     let mut moves_out = if config.record_moves {
         Some(open_append(&moves_path, &MOVES_HEADER)?)
+    } else {
+        None
+    };
+    let mut pgn_out = if write_pgn {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&pgn_path)
+            .with_context(|| format!("opening {}", pgn_path.display()))?;
+        Some(BufWriter::new(file))
     } else {
         None
     };
@@ -751,6 +774,21 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
                 }
                 w.flush()?;
             }
+            if let Some(w) = pgn_out.as_mut() {
+                let plies: pgn::GameMoves = moves
+                    .iter()
+                    .map(|m| {
+                        let side = if m[3] == "black" {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        (side, m[2].clone())
+                    })
+                    .collect();
+                w.write_all(pgn::record(cfg, &row, &plies).as_bytes())?;
+                w.flush()?;
+            }
             games_out.write_record(&row)?;
             games_out.flush()?;
             all_rows.push(row);
@@ -764,6 +802,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     bar.finish_and_clear();
     drop(games_out);
     drop(moves_out);
+    drop(pgn_out);
 
     // Complete: rewrite sorted by game id, so output does not depend on finishing order.
     if all_rows.len() as u64 == total_in_shard {
@@ -778,6 +817,9 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
                     r[1].parse::<u64>().unwrap_or(0),
                 )
             });
+            if write_pgn {
+                pgn::rewrite(&pgn_path, &config, &all_rows, &pgn::moves_by_game(&rows))?;
+            }
             rewrite(&moves_path, &mh, rows)?;
         }
         config.finished = Some(now());
@@ -953,6 +995,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
                 r[1].parse::<u64>().unwrap_or(0),
             )
         });
+        if config.pgn {
+            pgn::rewrite(
+                &out.join(pgn::PGN_FILE),
+                &config,
+                &rows,
+                &pgn::moves_by_game(&moves),
+            )?;
+        }
         rewrite(
             &out.join("moves.csv"),
             &MOVES_HEADER.map(String::from),

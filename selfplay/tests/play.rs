@@ -124,6 +124,17 @@ fn a_killed_run_resumes_without_losing_or_repeating_games() {
         std::fs::read(dir.join("moves.csv")).unwrap(),
         std::fs::read(full.join("moves.csv")).unwrap()
     );
+    // games.pgn too: the record the kill may have cut is rebuilt, none is repeated (the
+    // Date tag is the run's start day, so it is left out of the comparison).
+    let pgn = |d: &Path| {
+        std::fs::read_to_string(d.join("games.pgn"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("[Date "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(pgn(&dir), pgn(&full));
 }
 
 #[test]
