@@ -243,7 +243,13 @@ fn write_value(v: &serde_json::Value, indent: usize, out: &mut String) {
 /// The tuned weights embedded in the binary, by variant name: the default evaluation of every
 /// variant that has passed the tune-then-SPRT loop (`docs/evaluation.md`). Variants without an
 /// entry use the classic evaluation.
-const EMBEDDED: &[(&str, &str)] = &[("chess", include_str!("../../../data/eval/chess.json"))];
+const EMBEDDED: &[(&str, &str)] = &[
+    ("chess", include_str!("../../../data/eval/chess.json")),
+    (
+        "dream-chess-46",
+        include_str!("../../../data/eval/dream-chess-46.json"),
+    ),
+];
 
 /// The embedded default weights of a variant, parsed once.
 pub fn builtin(variant: &str) -> Option<Arc<EvalWeights>> {
