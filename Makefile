@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check piece-values fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -45,6 +45,13 @@ $(VENV)/ok: notebooks/requirements.txt selfplay/tests/python/requirements.txt
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt -r selfplay/tests/python/requirements.txt
 	touch $@
+
+PV_GAMES ?= 2000
+PV_VARIANTS ?= chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping
+piece-values: build ## Piece values of every variant from the tuned evaluation, with bootstrap intervals (PV_GAMES self-play games each; out/piece-values/table.md)
+	for v in $(PV_VARIANTS); do $(BIN) values --variant $$v --method tuned --games $(PV_GAMES) --out out/piece-values/$$v --quiet || exit 1; done
+	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv) > out/piece-values/table.md
+	@echo "wrote out/piece-values/table.md"
 
 notebooks: $(VENV)/ok ## Execute every notebook headless on data/samples (executed copies in notebooks/executed/)
 	$(VENV)/bin/python notebooks/run_notebooks.py

@@ -249,6 +249,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         "dream-chess-46",
         include_str!("../../../data/eval/dream-chess-46.json"),
     ),
+    (
+        "extreme-2d",
+        include_str!("../../../data/eval/extreme-2d.json"),
+    ),
 ];
 
 /// The embedded default weights of a variant, parsed once.
