@@ -20,3 +20,4 @@ pub mod tournament;
 pub mod tune;
 pub mod uci;
 pub mod values;
+pub mod variant_file;

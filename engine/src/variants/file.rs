@@ -949,13 +949,15 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             "draw" => StalemateRule::Draw,
             "loss" => StalemateRule::Loss,
             "win" => StalemateRule::Win,
-            other => return Err(ctx.err(
-                ctx.at(s.span()),
-                "rules.stalemate",
-                format!(
+            other => {
+                return Err(ctx.err(
+                    ctx.at(s.span()),
+                    "rules.stalemate",
+                    format!(
                     "{other:?}: expected \"draw\", \"loss\" or \"win\" (for the stalemated side)"
                 ),
-            )),
+                ))
+            }
         },
         None => bs.map_or(StalemateRule::Draw, |s| s.stalemate),
     };
