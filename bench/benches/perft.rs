@@ -66,5 +66,36 @@ fn bench_movegen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_movegen);
+/// Dream Chess 46 built in against the same variant read from `data/variants/` (issue #16):
+/// a file-defined variant compiles into the same tables behind its own monomorphic marker
+/// type, so the two should run at the same speed. Same positions, same node counts.
+fn bench_file_variant(c: &mut Criterion) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../data/variants/dream-chess-46.toml");
+    let file = variantlab_engine::variants::file::load(&path).expect("dream-chess-46.toml loads");
+    let mut group = c.benchmark_group("variant_file");
+    group.sample_size(10);
+    let (depth, expected) = (5, 778_735);
+    for (label, kind) in [("builtin", VariantKind::Dream46), ("file", file.kind)] {
+        with_variant!(kind, G => {
+            let pos = G::start();
+            assert_eq!(perft(&pos, depth), expected, "{label} perft({depth})");
+            group.throughput(Throughput::Elements(expected));
+            group.bench_function(BenchmarkId::new("dream-chess-46-perft-d5", label), |b| {
+                b.iter(|| assert_eq!(perft(&pos, depth), expected))
+            });
+            group.throughput(Throughput::Elements(1));
+            group.bench_function(BenchmarkId::new("dream-chess-46-legal-moves", label), |b| {
+                b.iter(|| {
+                    let mut list = <G as variantlab_engine::Game>::Moves::default();
+                    pos.legal_moves(&mut list);
+                    list.as_ref().len()
+                })
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_movegen, bench_file_variant);
 criterion_main!(benches);

@@ -383,13 +383,13 @@ impl<V: Variant> Position<V> {
         if let Some(ep) = self.ep {
             let ok = rules.double_step.as_ref().is_some_and(|(pawn, _)| {
                 let victim = self.ep_victim(ep, them);
-                let rank_ok = topo.coord(ep).rank
-                    == if them == Color::White {
-                        2
-                    } else {
-                        topo.dims().1 as i8 - 3
-                    };
-                rank_ok
+                // The cell just past the double step's start rank (chess: rank 3 or 6).
+                let rank_ok = rules.spec.double_step.is_some_and(|d| {
+                    topo.coord(ep).rank
+                        == d.ranks[them.index()] + if them == Color::White { 1 } else { -1 }
+                });
+                rules.en_passant
+                    && rank_ok
                     && self.piece_at(ep).is_none()
                     && self.piece_at(victim)
                         == Some(Piece {

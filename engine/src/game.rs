@@ -36,6 +36,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_rule_plies(&self) -> u32 {
         100
     }
+    /// The result when the side to move has no legal move and is not in check (a draw in
+    /// chess; some variants score it as a loss or a win for the stalemated side).
+    fn stalemate(&self) -> Outcome {
+        Outcome::Draw {
+            reason: Termination::Stalemate,
+        }
+    }
+    /// Whether a threefold repetition draws (and the search scores a repeated position as
+    /// a draw).
+    fn repetition_draw(&self) -> bool {
+        true
+    }
     /// Whether neither side can possibly win any more.
     fn insufficient_material(&self) -> bool {
         false
@@ -158,9 +170,7 @@ pub fn outcome<G: Game>(pos: &G, history: &[u64]) -> Option<Outcome> {
                 reason: Termination::Checkmate,
             }
         } else {
-            Outcome::Draw {
-                reason: Termination::Stalemate,
-            }
+            pos.stalemate()
         });
     }
     if pos.insufficient_material() {
@@ -173,7 +183,7 @@ pub fn outcome<G: Game>(pos: &G, history: &[u64]) -> Option<Outcome> {
             reason: Termination::MoveRule,
         });
     }
-    if repetitions(pos, history) >= 2 {
+    if pos.repetition_draw() && repetitions(pos, history) >= 2 {
         return Some(Outcome::Draw {
             reason: Termination::Repetition,
         });

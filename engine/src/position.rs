@@ -276,7 +276,7 @@ impl<V: Variant> Position<V> {
                         let passed = self.ep_passed(from, to);
                         let capturers = rules.tables.leap_capturers_of(!us, pawn, passed)
                             & self.pieces(!us, pawn);
-                        if capturers.any() {
+                        if capturers.any() && rules.en_passant {
                             self.ep = Some(passed);
                             self.hash ^= z.ep(passed);
                         }

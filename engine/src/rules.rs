@@ -28,6 +28,19 @@ pub struct DoubleStep {
     pub letter: char,
     /// 0-based rank from which each side may double-step, White first.
     pub ranks: [i8; 2],
+    /// Whether an enemy pawn may capture the double-stepper en passant (chess: yes).
+    pub en_passant: bool,
+}
+
+/// What a stalemate (no legal move, not in check) means for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StalemateRule {
+    /// A draw (chess).
+    Draw,
+    /// The stalemated side loses (as in several historical and shogi-like rules).
+    Loss,
+    /// The stalemated side wins.
+    Win,
 }
 
 /// Which pieces promote, where, and to what.
@@ -99,6 +112,14 @@ pub struct VariantSpec {
     pub castling: Vec<CastlingSpec>,
     /// Move-count clock.
     pub clock: ClockRule,
+    /// Plies without a clock reset after which the game is drawn (100 = chess's 50 moves);
+    /// 0 = no move-count rule.
+    pub move_rule_plies: u32,
+    /// Whether the third occurrence of a position draws (chess); without it a repeated
+    /// position goes on (the self-play ply cap still ends the game).
+    pub repetition_draw: bool,
+    /// What stalemate means.
+    pub stalemate: StalemateRule,
     /// Whether the FIDE dead-position shortcuts (K v K, K+minor v K, same-coloured Bishops)
     /// end the game.
     pub insufficient_material: bool,
@@ -145,6 +166,9 @@ pub struct Rules<B> {
     /// The role that double-steps, and per side and cell the (passed, destination) cells of
     /// its double step, if it may make one from there.
     pub double_step: Option<(Role, [DoubleSteps; 2])>,
+    /// Whether a double step gives the en passant right (read on every double step, kept
+    /// here so the hot path does not reach into the spec).
+    pub en_passant: bool,
     /// Roles that promote, as a bit set.
     pub promoting: u64,
     /// Promotion cells per side.
@@ -300,6 +324,7 @@ impl<B: Bitboard> Rules<B> {
             })
             .collect();
         Rules {
+            en_passant: spec.double_step.is_some_and(|d| d.en_passant),
             black_view,
             king: Role(royals[0] as u8),
             tables,

@@ -17,6 +17,11 @@ use variantlab_engine::VariantKind;
 #[derive(Parser, Debug)]
 #[command(name = "variantlab", version, about)]
 pub struct Cli {
+    /// A variant defined in a TOML file (docs/variant-files.md): loaded before the command
+    /// runs, its `name` is then a variant name like the built-in ones, and the default
+    /// `--variant` of the command.
+    #[arg(long, global = true, value_name = "FILE")]
+    variant_file: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -31,9 +36,9 @@ enum Command {
     },
     /// Count the leaves of the legal-move tree (perft) from a position.
     Perft {
-        /// Variant name (see `variantlab variants`).
+        /// Variant name (see `variantlab variants`; default: the --variant-file's).
         #[arg(long)]
-        variant: String,
+        variant: Option<String>,
         /// Depth in plies (1 to 20).
         #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: u32,
@@ -49,9 +54,9 @@ enum Command {
     },
     /// Search a position and print the best move, score, depth, nodes, nps and PV.
     Search {
-        /// Variant name (see `variantlab variants`).
+        /// Variant name (see `variantlab variants`; default: the --variant-file's).
         #[arg(long)]
-        variant: String,
+        variant: Option<String>,
         /// Position in the variant's text format (default: the start position).
         #[arg(long)]
         position: Option<String>,
@@ -123,9 +128,9 @@ enum Command {
     /// The engine signature (total nodes of a fixed-depth search over fixed positions) and
     /// speed: search nodes per second and perft leaves per second.
     Bench {
-        /// A variant name or `all`.
-        #[arg(long, default_value = "all")]
-        variant: String,
+        /// A variant name or `all` (default: `all`, or the --variant-file's variant).
+        #[arg(long)]
+        variant: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -197,8 +202,8 @@ pub struct TuneArgs {
 /// Options of `variantlab play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Variant name (see `variantlab variants`).
-    #[arg(long, required_unless_present = "resume")]
+    /// Variant name (see `variantlab variants`; default: the --variant-file's).
+    #[arg(long)]
     variant: Option<String>,
     /// Number of games (pairs of two, colours swapped).
     #[arg(long, required_unless_present = "resume", value_parser = at_least(1), allow_negative_numbers = true)]
@@ -332,7 +337,7 @@ fn play(args: PlayArgs) -> Result<()> {
             None => (PlayJob::Resume, dir),
         }
     } else {
-        let name = args.variant.expect("clap requires --variant");
+        let name = variant_name(args.variant)?;
         VariantKind::from_name(&name)?;
         let games = args.games.expect("clap requires --games");
         if games == 0 {
@@ -387,6 +392,7 @@ fn play(args: PlayArgs) -> Result<()> {
             .transpose()?;
         let timed = args.movetime.is_some() || tc.is_some();
         let mut config = RunConfig {
+            variant_file: crate::variant_file::definition_for(&name),
             variant: name.clone(),
             games,
             nodes: args.nodes.or(if args.depth.is_none() && !timed {
@@ -432,7 +438,10 @@ fn study(a: StudyArgs) -> Result<()> {
         quiet: a.quiet,
     };
     let kinds: Vec<VariantKind> = if a.variants.is_empty() {
-        VariantKind::ALL.to_vec()
+        match variantlab_engine::variants::file::loaded() {
+            Some(l) => vec![l.kind],
+            None => VariantKind::ALL.to_vec(),
+        }
     } else {
         a.variants
             .iter()
@@ -458,7 +467,7 @@ pub struct StudyArgs {
     /// Games per variant.
     #[arg(long, default_value_t = 20, value_parser = at_least(1), allow_negative_numbers = true)]
     games: u64,
-    /// Variants to study, comma-separated (default: all).
+    /// Variants to study, comma-separated (default: all; with --variant-file, its variant).
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
     /// Openings: `random-plies:P` or a file of positions, one per line.
@@ -491,8 +500,8 @@ pub struct StudyArgs {
 /// Options of `variantlab sprt`.
 #[derive(clap::Args, Debug)]
 pub struct SprtArgs {
-    /// Variant name.
-    #[arg(long, required_unless_present = "resume")]
+    /// Variant name (default: the --variant-file's).
+    #[arg(long)]
     variant: Option<String>,
     /// The reference configuration: `default`, a JSON file, or `engine:CMD` (an external
     /// UCI engine).
@@ -560,9 +569,10 @@ fn sprt(a: SprtArgs) -> Result<()> {
     let (config, dir) = match a.resume {
         Some(dir) => (None, dir),
         None => {
-            let name = a.variant.expect("clap requires --variant");
+            let name = variant_name(a.variant)?;
             variant(&name)?;
             let mut config = crate::sprt::SprtConfig {
+                variant_file: crate::variant_file::definition_for(&name),
                 variant: name,
                 base: EngineConfig::load(&a.base)?,
                 test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
@@ -597,9 +607,9 @@ fn sprt(a: SprtArgs) -> Result<()> {
 /// Options of `variantlab values`.
 #[derive(clap::Args, Debug)]
 pub struct ValuesArgs {
-    /// Variant name.
+    /// Variant name (default: the --variant-file's).
     #[arg(long)]
-    variant: String,
+    variant: Option<String>,
     /// `imbalance`, `regression`, `tuned` (material of a fitted evaluation), `both`
     /// (imbalance and regression) or `all` (regression and tuned work for every variant;
     /// imbalance needs positions with a piece removed, which chess and Dream Chess 46 provide).
@@ -642,7 +652,7 @@ pub struct ValuesArgs {
 }
 
 fn values(a: ValuesArgs) -> Result<()> {
-    let kind = variant(&a.variant)?;
+    let kind = variant(&variant_name(a.variant)?)?;
     let threads = threads(a.threads)?;
     let out = a
         .out
@@ -667,6 +677,9 @@ fn values(a: ValuesArgs) -> Result<()> {
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
+    if let Some(path) = &cli.variant_file {
+        variantlab_engine::variants::file::load(path)?;
+    }
     match cli.command {
         Command::Variants { json } => inspect::variants_command(json),
         Command::Perft {
@@ -675,7 +688,13 @@ pub fn run() -> Result<()> {
             position,
             divide,
             json,
-        } => inspect::perft_command(variant(&name)?, depth, position.as_deref(), divide, json),
+        } => inspect::perft_command(
+            variant(&variant_name(name)?)?,
+            depth,
+            position.as_deref(),
+            divide,
+            json,
+        ),
         Command::Search {
             variant: name,
             position,
@@ -707,7 +726,7 @@ pub fn run() -> Result<()> {
                 eval: Default::default(),
             };
             inspect::search_command(
-                variant(&name)?,
+                variant(&variant_name(name)?)?,
                 position.as_deref(),
                 limits,
                 config,
@@ -740,10 +759,11 @@ pub fn run() -> Result<()> {
             no_perft,
             table,
         } => {
-            let kinds = if variant == "all" {
-                VariantKind::ALL.to_vec()
-            } else {
-                vec![VariantKind::from_name(&variant)?]
+            let loaded = variantlab_engine::variants::file::loaded();
+            let kinds = match (variant.as_deref(), loaded) {
+                (Some("all"), _) | (None, None) => VariantKind::ALL.to_vec(),
+                (None, Some(l)) => vec![l.kind],
+                (Some(name), _) => vec![VariantKind::from_name(name)?],
             };
             crate::bench::command(&kinds, json, no_perft, table.as_deref())
         }
@@ -754,4 +774,15 @@ pub fn run() -> Result<()> {
 
 fn variant(name: &str) -> Result<VariantKind> {
     Ok(VariantKind::from_name(name)?)
+}
+
+/// The `--variant` given, or else the loaded variant file's name.
+fn variant_name(given: Option<String>) -> Result<String> {
+    match (given, variantlab_engine::variants::file::loaded()) {
+        (Some(n), _) => Ok(n),
+        (None, Some(l)) => Ok(l.name.to_string()),
+        (None, None) => {
+            bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
+        }
+    }
 }

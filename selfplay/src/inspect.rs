@@ -11,7 +11,8 @@ use variantlab_engine::{with_variant, VariantKind};
 /// `variantlab variants`: every variant's board, cells, rules file and notes.
 pub fn variants_command(json: bool) -> Result<()> {
     let mut rows = Vec::new();
-    for kind in VariantKind::ALL {
+    let file = variantlab_engine::variants::file::loaded().map(|l| l.kind);
+    for kind in VariantKind::ALL.into_iter().chain(file) {
         let info = kind.info();
         let (files, ranks, levels) = info.dims;
         rows.push(serde_json::json!({

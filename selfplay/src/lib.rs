@@ -22,3 +22,4 @@ pub mod tune;
 pub mod tuned_values;
 pub mod uci;
 pub mod values;
+pub mod variant_file;

@@ -33,6 +33,9 @@ use variantlab_engine::{with_variant, Color, VariantKind};
 pub struct SprtConfig {
     /// Variant name.
     pub variant: String,
+    /// The variant's definition when it was read from a file: part of the match's identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant_file: Option<crate::variant_file::VariantDefinition>,
     /// The reference configuration.
     pub base: EngineConfig,
     /// The candidate (the "first engine" of every pair).
@@ -203,7 +206,10 @@ pub fn run(
     let saved = || -> Result<SprtConfig> {
         let text = std::fs::read_to_string(&cpath)
             .with_context(|| format!("--resume {}: no sprt_config.json there", dir.display()))?;
-        serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))
+        let c: SprtConfig =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))?;
+        crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
+        Ok(c)
     };
     let config = match config {
         // The same match is resumed; another is refused, or replaced with --force.

@@ -32,6 +32,10 @@ use variantlab_engine::{with_variant, Color, VariantKind};
 pub struct RunConfig {
     /// Variant name.
     pub variant: String,
+    /// The variant's definition when it was read from a file (`--variant-file`): part of
+    /// the run's identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant_file: Option<crate::variant_file::VariantDefinition>,
     /// Games in the whole study (all shards).
     pub games: u64,
     /// Default limits per move.
@@ -98,6 +102,7 @@ impl RunConfig {
     ) -> RunConfig {
         RunConfig {
             variant: variant.to_string(),
+            variant_file: crate::variant_file::definition_for(variant),
             games,
             nodes: Some(nodes),
             depth: None,
@@ -341,8 +346,9 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
     }
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let config =
+    let config: RunConfig =
         serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    crate::variant_file::ensure(&config.variant, config.variant_file.as_ref(), &path)?;
     Ok(Some(config))
 }
 
@@ -954,6 +960,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
             }
             _ => {}
         }
+        crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &path)?;
         c.openings_in(d)?;
         let kind = VariantKind::from_name(&c.variant)?;
         header = games_header(&with_variant!(kind, G => G::start().material_kinds()));

@@ -284,7 +284,10 @@ fn read_run(dir: &Path) -> Result<RunConfig> {
     let path = dir.join("run.json");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("{}: no run.json (not a run folder?)", dir.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))
+    let c: RunConfig =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &path)?;
+    Ok(c)
 }
 
 /// Opening and result of every game that was not forfeited, by game id.

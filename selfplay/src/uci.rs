@@ -77,7 +77,8 @@ pub fn run() -> Result<()> {
         }
     });
     let mut options = Options {
-        variant: VariantKind::Chess,
+        // `variantlab --variant-file F uci` starts in the file's variant.
+        variant: variantlab_engine::variants::file::loaded().map_or(VariantKind::Chess, |l| l.kind),
         hash_mib: 16,
         randomize: 0,
         config: EngineConfig::default_named(),
@@ -135,8 +136,10 @@ impl<G: Game + Send + 'static> Session<G> {
                 "uci" => {
                     emit(&format!("id name variantlab {}", env!("CARGO_PKG_VERSION")));
                     emit("id author the variantlab developers");
+                    let loaded = variantlab_engine::variants::file::loaded().map(|l| l.kind);
                     let names: Vec<String> = VariantKind::ALL
                         .iter()
+                        .chain(loaded.as_ref())
                         .map(|k| format!("var {}", k.name()))
                         .collect();
                     emit(&format!(
@@ -144,6 +147,7 @@ impl<G: Game + Send + 'static> Session<G> {
                         options.variant.name(),
                         names.join(" ")
                     ));
+                    emit("option name UCI_VariantFile type string default <empty>");
                     emit(&format!(
                         "option name Hash type spin default 16 min 0 max {}",
                         variantlab_engine::search::tt::MAX_HASH_MIB
@@ -219,6 +223,20 @@ impl<G: Game + Send + 'static> Session<G> {
                     None
                 }
             },
+            // A variant file (docs/variant-files.md): loaded, then played, as UCI_Variant would.
+            "uci_variantfile" => {
+                if value.is_empty() || value == "<empty>" {
+                    return None;
+                }
+                match variantlab_engine::variants::file::load(std::path::Path::new(value)) {
+                    Ok(l) if l.kind == options.variant => None,
+                    Ok(l) => Some(Next::Variant(l.kind)),
+                    Err(e) => {
+                        emit(&format!("info string {e}"));
+                        None
+                    }
+                }
+            }
             "hash" => {
                 match value
                     .parse::<usize>()

@@ -457,7 +457,11 @@ impl Searcher {
             pv: Vec::new(),
         };
         if root_moves.is_empty() {
-            result.score = if pos.in_check() { -MATE } else { 0 };
+            result.score = if pos.in_check() {
+                -MATE
+            } else {
+                self.outcome_score(pos.stalemate(), pos.turn(), 0)
+            };
             return result;
         }
         result.best = Some(root_moves.as_ref()[0]);
@@ -648,7 +652,7 @@ impl Searcher {
     /// Draw by repetition, move rule or dead material, from the search path.
     fn is_draw<G: Game>(&self, pos: &G) -> bool {
         pos.halfmove_clock() >= pos.move_rule_plies()
-            || repetitions(pos, &self.path) >= 1
+            || (pos.repetition_draw() && repetitions(pos, &self.path) >= 1)
             || pos.insufficient_material()
     }
 
@@ -740,7 +744,11 @@ impl Searcher {
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.outcome_score(pos.stalemate(), pos.turn(), ply)
+            };
         }
         // Internal iterative reduction: with no move from the table, this node was not
         // searched before; search it a ply shallower (the next iteration fills the table).
@@ -920,7 +928,11 @@ impl Searcher {
         let in_check = pos.in_check();
         let mut moves = G::Moves::default();
         if !pos.quiescence_moves(&mut moves) {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.outcome_score(pos.stalemate(), pos.turn(), ply)
+            };
         }
         if ply as usize >= MAX_PLY {
             return self.evaluate(pos);

@@ -6,7 +6,7 @@ use crate::geometry::Topology;
 use crate::piece::PieceSpec;
 use crate::position::{Position, Variant};
 use crate::rules::{
-    CastlingSpec, ClockRule, DoubleStep, FenStyle, PromotionRule, Rules, VariantSpec,
+    CastlingSpec, ClockRule, DoubleStep, FenStyle, PromotionRule, Rules, StalemateRule, VariantSpec,
 };
 use crate::Color;
 use std::sync::OnceLock;
@@ -70,7 +70,7 @@ fn spec() -> VariantSpec {
         rook_letter: 'R',
     };
     VariantSpec {
-        name: super::VariantKind::Chess.name(),
+        name: super::VariantKind::Chess.const_name(),
         title: "Chess",
         rules_file: "docs/rules/chess.md",
         topology: Topology::rect(8, 8),
@@ -80,6 +80,7 @@ fn spec() -> VariantSpec {
         double_step: Some(DoubleStep {
             letter: 'P',
             ranks: [1, 6],
+            en_passant: true,
         }),
         promotion: Some(PromotionRule {
             pieces: &['P'],
@@ -101,6 +102,9 @@ fn spec() -> VariantSpec {
             reset_by: &['P'],
             promotion_resets: true,
         },
+        move_rule_plies: 100,
+        repetition_draw: true,
+        stalemate: StalemateRule::Draw,
         insufficient_material: true,
         notes: &["nothing reconstructed: FIDE rules"],
     }
@@ -129,6 +133,14 @@ pub(crate) fn dead_position<V: Variant>(pos: &Position<V>) -> bool {
         return false;
     };
     if (pos.by_role(p) | pos.by_role(r) | pos.by_role(q)).any() {
+        return false;
+    }
+    // Any other non-royal kind (a file variant's Archbishop, say) may still mate.
+    let others = (0..rules.spec.pieces.len())
+        .map(|i| crate::Role(i as u8))
+        .filter(|&x| x != rules.king && x != n && x != b)
+        .any(|x| pos.by_role(x).any());
+    if others {
         return false;
     }
     let minors = pos.by_role(n) | pos.by_role(b);

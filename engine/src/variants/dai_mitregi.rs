@@ -46,7 +46,7 @@ const NSQ: usize = FILES * RANKS;
 
 /// What `variantlab variants` says about the Leaping form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: super::VariantKind::DaiMitregi.name(),
+    name: super::VariantKind::DaiMitregi.const_name(),
     title: "Dai Mitregi (Leaping)",
     rules_file: "docs/rules/dai-mitregi.md",
     dims: (FILES as u8, RANKS as u8, 1),
@@ -57,7 +57,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
 
 /// What `variantlab variants` says about the Stepping form.
 pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
-    name: super::VariantKind::DaiMitregiStepping.name(),
+    name: super::VariantKind::DaiMitregiStepping.const_name(),
     title: "Dai Mitregi (Stepping)",
     rules_file: "docs/rules/dai-mitregi.md",
     dims: (FILES as u8, RANKS as u8, 1),

@@ -57,7 +57,7 @@ const LETTERS: [char; 7] = ['P', 'H', 'B', 'R', 'Q', 'K', 'G'];
 
 /// What `variantlab variants` says about the basic form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: super::VariantKind::Dialectic.name(),
+    name: super::VariantKind::Dialectic.const_name(),
     title: "Dialectic Chess",
     rules_file: "docs/rules/dialectic.md",
     dims: (8, 8, 1),
@@ -68,7 +68,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
 
 /// What `variantlab variants` says about the Hegelian form.
 pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
-    name: super::VariantKind::DialecticHegelian.name(),
+    name: super::VariantKind::DialecticHegelian.const_name(),
     title: "Hegelian Dialectic Chess",
     rules_file: "docs/rules/dialectic.md",
     dims: (8, 8, 1),

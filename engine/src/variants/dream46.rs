@@ -18,7 +18,7 @@ use crate::bitboard::Bb64;
 use crate::geometry::{StepRule, Topology};
 use crate::piece::PieceSpec;
 use crate::position::Variant;
-use crate::rules::{ClockRule, FenStyle, PromotionRule, Rules, VariantSpec};
+use crate::rules::{ClockRule, FenStyle, PromotionRule, Rules, StalemateRule, VariantSpec};
 use std::sync::OnceLock;
 
 /// Marker type for Dream Chess 46.
@@ -81,7 +81,7 @@ fn spec() -> VariantSpec {
         .without(&["a6", "b6", "c6", "a7", "b7", "c7", "a8", "b8", "c8"])
         .with_rule(StepRule::SameRegion(vec![white_super, black_super]));
     VariantSpec {
-        name: super::VariantKind::Dream46.name(),
+        name: super::VariantKind::Dream46.const_name(),
         title: "Dream Chess 46",
         rules_file: "docs/rules/dream-chess-46.md",
         topology,
@@ -103,6 +103,9 @@ fn spec() -> VariantSpec {
         }),
         castling: Vec::new(),
         clock: ClockRule { reset_by: &[], promotion_resets: true },
+        move_rule_plies: 100,
+        repetition_draw: true,
+        stalemate: StalemateRule::Draw,
         insufficient_material: false,
         notes: &[
             "[R] board: the removed corners are f1-h3 and a6-c8 (the mirror choice plays the same)",

@@ -138,7 +138,7 @@ fn is_pawn(s: u16) -> bool {
 
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: super::VariantKind::Extreme2d.name(),
+    name: super::VariantKind::Extreme2d.const_name(),
     title: "Extreme 2D Chess",
     rules_file: "docs/rules/extreme-2d.md",
     dims: (10, 10, 1),

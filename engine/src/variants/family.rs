@@ -58,6 +58,30 @@ impl<V: Variant> Game for Position<V> {
     fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
+    fn move_rule_plies(&self) -> u32 {
+        match V::rules().spec.move_rule_plies {
+            0 => u32::MAX,
+            n => n,
+        }
+    }
+    fn stalemate(&self) -> Outcome {
+        use crate::rules::StalemateRule;
+        let reason = crate::Termination::Stalemate;
+        match V::rules().spec.stalemate {
+            StalemateRule::Draw => Outcome::Draw { reason },
+            StalemateRule::Loss => Outcome::Decisive {
+                winner: !self.turn,
+                reason,
+            },
+            StalemateRule::Win => Outcome::Decisive {
+                winner: self.turn,
+                reason,
+            },
+        }
+    }
+    fn repetition_draw(&self) -> bool {
+        V::rules().spec.repetition_draw
+    }
     fn insufficient_material(&self) -> bool {
         V::rules().spec.insufficient_material && chess::dead_position(self)
     }

@@ -107,7 +107,7 @@ use std::sync::OnceLock;
 
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
-    name: super::VariantKind::Gateway.name(),
+    name: super::VariantKind::Gateway.const_name(),
     title: "Gateway Chess",
     rules_file: "docs/rules/gateway.md",
     dims: (4, 10, 5),

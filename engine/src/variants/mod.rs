@@ -9,6 +9,7 @@ pub mod dialectic;
 pub mod dream46;
 pub mod extreme2d;
 mod family;
+pub mod file;
 pub mod gateway;
 
 use crate::position::Variant;
@@ -72,37 +73,65 @@ macro_rules! define_variant_kind {
         #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
         pub enum VariantKind {
             $( $(#[$doc])* $kind, )*
+            /// The variant read from a file (`--variant-file`), on a board of at most 64 cells.
+            File64,
+            /// The variant read from a file, on a board of 65 to 128 cells.
+            File128,
         }
 
         impl VariantKind {
-            /// All implemented variants, in the order listed to users.
+            /// All built-in variants, in the order listed to users (a file variant is not
+            /// among them: it exists only once loaded, see [`file::loaded`]).
             pub const ALL: [VariantKind; [$(VariantKind::$kind),*].len()] =
                 [$(VariantKind::$kind),*];
 
-            /// Command-line name (`const`, so a variant's own code can quote it).
-            pub const fn name(self) -> &'static str {
+            /// Registry name (`const`, so a variant's own code can quote it); `file` for the
+            /// file variants, whose names are known only once loaded.
+            pub const fn const_name(self) -> &'static str {
                 match self {
                     $( VariantKind::$kind => $name, )*
+                    VariantKind::File64 | VariantKind::File128 => "file",
                 }
+            }
+
+            /// Command-line name: the registry's, or the loaded variant file's `name`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    VariantKind::File64 | VariantKind::File128 => {
+                        file::loaded().map_or("file", |l| l.name)
+                    }
+                    _ => self.const_name(),
+                }
+            }
+
+            /// Whether this is the variant read from a file.
+            pub fn is_file(self) -> bool {
+                matches!(self, VariantKind::File64 | VariantKind::File128)
             }
 
             /// Board, cells and the reconstructions and decisions of the variant.
             pub fn info(self) -> VariantInfo {
                 match self {
                     $( VariantKind::$kind => $info, )*
+                    VariantKind::File64 => VariantInfo::of_spec(&file::FileVariant64::rules().spec),
+                    VariantKind::File128 => VariantInfo::of_spec(&file::FileVariant128::rules().spec),
                 }
             }
 
-            /// Looks a variant up by its command-line name.
+            /// Looks a variant up by its command-line name (a built-in, or the loaded
+            /// variant file's).
             ///
             /// # Errors
             /// [`UnknownVariant`], listing the known names.
             pub fn from_name(name: &str) -> Result<VariantKind, UnknownVariant> {
                 match name {
                     $( $name => Ok(VariantKind::$kind), )*
-                    _ => Err(UnknownVariant {
-                        name: name.to_string(),
-                    }),
+                    _ => match file::loaded() {
+                        Some(l) if l.name == name => Ok(l.kind),
+                        _ => Err(UnknownVariant {
+                            name: name.to_string(),
+                        }),
+                    },
                 }
             }
         }
@@ -150,7 +179,7 @@ impl VariantInfo {
 
 /// A variant name that is not implemented.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
-#[error("unknown variant {name:?}; known variants: {}", VariantKind::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "))]
+#[error("unknown variant {name:?}; known variants: {}{}", VariantKind::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "), file::loaded().map(|l| format!(", {} (from {})", l.name, l.origin)).unwrap_or_default())]
 pub struct UnknownVariant {
     /// The name given.
     pub name: String,
@@ -185,6 +214,18 @@ macro_rules! __with_variant_arms {
                     $body
                 }
             )*
+            $crate::variants::VariantKind::File64 => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::position::Position<$crate::variants::file::FileVariant64>;
+                $body
+            }
+            $crate::variants::VariantKind::File128 => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::position::Position<$crate::variants::file::FileVariant128>;
+                $body
+            }
         }
     };
 }
