@@ -12,6 +12,7 @@ pub mod inspect;
 pub mod openings;
 pub mod output;
 pub mod play;
+pub mod recorded;
 pub mod report;
 pub mod sprt;
 pub mod stats;
