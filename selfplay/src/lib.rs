@@ -21,3 +21,4 @@ pub mod tournament;
 pub mod tune;
 pub mod uci;
 pub mod values;
+pub mod viewer;
