@@ -11,7 +11,7 @@
 //! use variantlab_engine::{Game, variants::VariantKind, with_variant};
 //! let d = with_variant!(VariantKind::Dream46, G => G::start().diagram());
 //! assert_eq!(d.cells.iter().filter(|c| !c.hole).count(), 46);
-//! assert_eq!(d.cells.iter().filter(|c| c.occupant.is_some()).count(), 22);
+//! assert_eq!(d.cells.iter().filter(|c| c.occupant.is_some()).count(), 32);
 //! ```
 
 use crate::geometry::{Coord, Topology};

@@ -214,10 +214,21 @@
   });
   load(0, 0);
 
-  // #game=RUN:ID:PLY opens a game (screenshots); #selfcheck steps every run's first game with
+  // #game=RUN:ID:PLY opens a game; #selfcheck steps every run's first game with
   // boards and writes what it saw into #selfcheck (the browser test reads it from the DOM).
-  var m = /^#game=(\d+):(\d+):(\d+)$/.exec(location.hash);
-  if (m) openGame(+m[1], +m[2], +m[3]);
+  // #shot=RUN:ID:PLY: the same, showing only the boards and the viewer, unscrolled (a
+  // headless screenshot of the page top).
+  var m = /^#(game|shot)=(\d+):(\d+):(\d+)$/.exec(location.hash);
+  if (m && m[1] === "shot") {
+    document.body.classList.add("shot");
+    var i = D.runs[+m[2]].games.findIndex(function (g) {
+      return g.id === +m[3];
+    });
+    if (i >= 0) {
+      load(+m[2], i);
+      go(+m[4]);
+    }
+  } else if (m) openGame(+m[2], +m[3], +m[4]);
   if (location.hash === "#selfcheck") {
     var report = { runs: [], errors: errors };
     D.runs.forEach(function (run, r) {
