@@ -216,7 +216,7 @@
 
   // #game=RUN:ID:PLY opens a game; #selfcheck steps every run's first game with
   // boards and writes what it saw into #selfcheck (the browser test reads it from the DOM).
-  // #shot=RUN:ID:PLY: the same, showing only the boards and the viewer, unscrolled (a
+  // #shot=RUN:ID:PLY: the same, showing only the viewer, unscrolled (a
   // headless screenshot of the page top).
   var m = /^#(game|shot)=(\d+):(\d+):(\d+)$/.exec(location.hash);
   if (m && m[1] === "shot") {
