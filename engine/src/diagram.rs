@@ -220,6 +220,8 @@ mod tests {
     /// Every variant's start diagram: the cells that exist, the pieces (hands empty, tokens
     /// counted apart), and a layout that is the same for the start and a later position.
     #[test]
+    // `with_variant!` makes the type concrete, and most variants' positions are `Copy`.
+    #[allow(clippy::clone_on_copy)]
     fn start_diagrams_count_cells_and_pieces() {
         for kind in VariantKind::ALL {
             let (d, start_text, later) = with_variant!(kind, G => {

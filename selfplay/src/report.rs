@@ -364,8 +364,10 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
         list.sort_by_key(|(_, (n, _))| std::cmp::Reverse(n.iter().sum::<u64>()));
         for (term, (n, example)) in list {
             let total: u64 = n.iter().sum();
+            // The viewer lists only the runs of known variants: its index of this run.
+            let vi = views[..ri].iter().flatten().count();
             let link = if views[ri].is_some() {
-                format!("<a href=\"#viewer\" data-open-game=\"{ri}:{example}\">game {example}</a>")
+                format!("<a href=\"#viewer\" data-open-game=\"{vi}:{example}\">game {example}</a>")
             } else {
                 String::new()
             };
