@@ -504,3 +504,47 @@ pub fn command(dirs: &[PathBuf], out: &Path) -> Result<()> {
     out!("wrote {}", out.display());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{histogram_chart, interval_chart};
+
+    /// The numbers of attribute `name` in an SVG, in order.
+    fn attr(svg: &str, name: &str) -> Vec<f64> {
+        svg.split(&format!(" {name}=\""))
+            .skip(1)
+            .filter_map(|s| s.split('"').next()?.parse().ok())
+            .collect()
+    }
+
+    /// A long label gets a label column wide enough for it, and an interval reaching below
+    /// zero is drawn to its low end when the axis starts below zero.
+    #[test]
+    fn interval_chart_fits_labels_and_negative_lows() {
+        let label = "am-chess-46 (default v default)".to_string();
+        let svg = interval_chart(&[(label.clone(), 0.4, -0.5, 1.2)], -1.0, 2.0, None, "");
+        let left = label.len() as f64 * 7.0 + 16.0;
+        assert!(
+            svg.contains(&format!("<text x=\"{}\"", left - 8.0)),
+            "{svg}"
+        );
+        // The whisker: x1 at -0.5 lies a sixth of the axis right of its start (-1).
+        let x1 = attr(&svg, "x1");
+        let whisker = x1.last().copied().unwrap();
+        assert!((whisker - (left + 420.0 / 6.0)).abs() < 1e-6, "{svg}");
+    }
+
+    /// Histograms have a count axis whose top tick covers the largest bin.
+    #[test]
+    fn histogram_has_a_count_axis() {
+        let svg = histogram_chart("chess", &[(0, 3), (20, 17), (40, 6)], 20);
+        for tick in ["0", "5", "10", "15", "20"] {
+            assert!(
+                svg.contains(&format!("fill=\"#555\">{tick}</text>")),
+                "{tick}: {svg}"
+            );
+        }
+        assert!(svg.contains(">games</text>"));
+        assert_eq!(svg.matches("<rect").count(), 3);
+    }
+}
