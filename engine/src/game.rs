@@ -106,6 +106,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn without_material(&self, _color: Color, _kind: usize) -> Option<Self> {
         None
     }
+    /// How the position is drawn (`crate::diagram`): every cell of the board and of any side
+    /// board (hands, token grids) with what stands on it, in an order and layout that are the
+    /// same for every position of the variant, so a report can draw any variant's games.
+    fn diagram(&self) -> crate::diagram::Diagram;
     /// The position in the variant's text format.
     fn to_text(&self) -> String;
     /// A move in the variant's coordinate notation.

@@ -14,6 +14,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod diagram;
 pub mod error;
 pub mod eval;
 mod fen;

@@ -221,41 +221,24 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
         }
         let games = read_games(dir)?;
         let moves = read_moves(dir)?;
-        for (id, (opening, result)) in &games {
-            let Some(list) = moves.get(id) else { continue };
-            let mut pos = if run.openings.starts_with("random-plies:") {
-                let mut p = G::start();
-                for m in opening.split_whitespace() {
-                    p.play_text(m).with_context(|| {
-                        format!("{}: game {id}: opening move {m}", dir.display())
-                    })?;
-                }
-                p
-            } else {
-                G::from_text(opening)
-                    .map_err(|e| anyhow::anyhow!("{}: game {id}: opening: {e}", dir.display()))?
+        for (game, result) in &games {
+            let Some(list) = moves.get(&game.id) else {
+                continue;
             };
-            for (ply, (text, score)) in list.iter().enumerate() {
-                let Some(m) = pos.parse_move(text) else {
-                    bail!(
-                        "{}: game {id}, ply {}: {text} is not a legal move in {}",
-                        dir.display(),
-                        ply + 1,
-                        pos.to_text()
-                    );
-                };
+            crate::recorded::replay::<G>(&run, dir, game, list, |ply, pos, m| {
                 if ply as u32 >= skip_plies && !pos.in_check() && !pos.is_tactical(m) {
-                    recorder.record(&pos);
+                    recorder.record(pos);
                     for &(j, n) in &recorder.features {
                         data.index.push(j);
                         data.count.push(n);
                     }
                     data.offsets.push(data.index.len() as u32);
                     data.phase.push(
-                        phase_eval.phase(&pos) as f32 / variantlab_engine::eval::PHASE_MAX as f32,
+                        phase_eval.phase(pos) as f32 / variantlab_engine::eval::PHASE_MAX as f32,
                     );
                     data.result.push(*result);
-                    data.score.push(*score);
+                    data.score
+                        .push(list[ply].eval_white_cp.clamp(-2000.0, 2000.0));
                     let m = pos.material();
                     let material: i32 = (0..kinds.len())
                         .map(|k| (m[0][k] as i32 - m[1][k] as i32) * kinds[k].1)
@@ -267,8 +250,8 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
                     data.classic.push((material + positional) as f32);
                     data.game.push(data.games);
                 }
-                pos.play_unchecked(m);
-            }
+                Ok(())
+            })?;
             data.games += 1;
         }
     }
@@ -281,107 +264,21 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
 
 /// The settings of a run folder.
 fn read_run(dir: &Path) -> Result<RunConfig> {
-    let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("{}: no run.json (not a run folder?)", dir.display()))?;
-    let c: RunConfig =
-        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
-    crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &path)?;
-    Ok(c)
+    crate::recorded::read_run(dir)
 }
 
-/// Opening and result of every game that was not forfeited, by game id.
-fn read_games(dir: &Path) -> Result<Vec<(u64, (String, f32))>> {
-    let path = dir.join("games.csv");
-    let mut reader =
-        csv::Reader::from_path(&path).with_context(|| format!("reading {}", path.display()))?;
-    let headers = reader.headers()?.clone();
-    let col = |name: &str| -> Result<usize> {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .with_context(|| format!("{}: no column {name:?}", path.display()))
-    };
-    let (cid, copen, cres, cterm) = (
-        col("game_id")?,
-        col("opening")?,
-        col("result")?,
-        col("termination")?,
-    );
-    let mut games = Vec::new();
-    for (line, row) in reader.records().enumerate() {
-        let row = row.with_context(|| format!("{}, line {}", path.display(), line + 2))?;
-        let id: u64 = row[cid]
-            .parse()
-            .with_context(|| format!("{}, line {}: game_id", path.display(), line + 2))?;
-        let result = parse_result(&row[cres]).with_context(|| {
-            format!(
-                "{}, line {}: result {:?}",
-                path.display(),
-                line + 2,
-                &row[cres]
-            )
-        })?;
-        if FORFEITS.contains(&&row[cterm]) {
-            continue;
-        }
-        games.push((id, (row[copen].to_string(), result)));
-    }
-    Ok(games)
+/// Every game that was not forfeited, with its result from White's side.
+fn read_games(dir: &Path) -> Result<Vec<(crate::recorded::GameRow, f32)>> {
+    Ok(crate::recorded::read_games(dir)?
+        .into_iter()
+        .filter(|g| !FORFEITS.contains(&g.termination.as_str()))
+        .filter_map(|g| parse_result(&g.result).map(|r| (g, r)))
+        .collect())
 }
 
 /// The moves of every game, in ply order, by game id.
-fn read_moves(dir: &Path) -> Result<HashMap<u64, Vec<(String, f32)>>> {
-    let path = dir.join("moves.csv");
-    let mut reader = csv::Reader::from_path(&path).with_context(|| {
-        format!(
-            "reading {} (record the games with --record-moves)",
-            path.display()
-        )
-    })?;
-    let headers = reader.headers()?.clone();
-    let col = |name: &str| -> Result<usize> {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .with_context(|| format!("{}: no column {name:?}", path.display()))
-    };
-    let (cid, cply, cmove, ceval) = (
-        col("game_id")?,
-        col("ply")?,
-        col("move")?,
-        col("eval_white_cp")?,
-    );
-    let mut moves: HashMap<u64, Vec<(u32, String, f32)>> = HashMap::new();
-    for (line, row) in reader.records().enumerate() {
-        let row = row.with_context(|| format!("{}, line {}", path.display(), line + 2))?;
-        let id: u64 = row[cid]
-            .parse()
-            .with_context(|| format!("{}, line {}: game_id", path.display(), line + 2))?;
-        let ply: u32 = row[cply]
-            .parse()
-            .with_context(|| format!("{}, line {}: ply", path.display(), line + 2))?;
-        let score: f32 = row[ceval]
-            .parse()
-            .with_context(|| format!("{}, line {}: eval_white_cp", path.display(), line + 2))?;
-        moves.entry(id).or_default().push((
-            ply,
-            row[cmove].to_string(),
-            score.clamp(-2000.0, 2000.0),
-        ));
-    }
-    let mut out = HashMap::new();
-    for (id, mut list) in moves {
-        list.sort_by_key(|m| m.0);
-        if list.iter().enumerate().any(|(i, m)| m.0 != i as u32 + 1) {
-            bail!(
-                "{}: game {id} has missing or repeated plies (truncated file?)",
-                path.display()
-            );
-        }
-        out.insert(id, list.into_iter().map(|m| (m.1, m.2)).collect());
-    }
-    Ok(out)
+fn read_moves(dir: &Path) -> Result<HashMap<u64, Vec<crate::recorded::Ply>>> {
+    crate::recorded::read_moves(dir)
 }
 
 /// The outcome of a fit.

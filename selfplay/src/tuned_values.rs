@@ -149,6 +149,8 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
         let unit = v[pawn].filter(|&u| u > 0.0);
         v.iter().map(|x| Some((*x)? / unit?)).collect()
     };
+    let centipawns = kind_values(&f.weights, &data, layout, phase);
+    let unit_cp = centipawns[pawn];
     let point = ratios(&f.weights);
     // Bootstrap: resample games with replacement; the games left out check the loss.
     let mut replicates: Vec<Vec<Option<f64>>> = Vec::new();
@@ -207,28 +209,33 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
                     ..base
                 };
             }
-            let Some(v) = point[k] else {
-                let note = if kinds[k].1 == 0 {
-                    "left out: royal (never captured)"
-                } else {
-                    "left out: never on the board at a recorded position"
-                };
-                return ValueRow {
-                    note: note.into(),
-                    ..base
-                };
-            };
             if kinds[k].1 == 0 {
                 return ValueRow {
                     note: "left out: royal (never captured)".into(),
                     ..base
                 };
             }
+            let Some(cp) = centipawns[k] else {
+                return ValueRow {
+                    note: "left out: never on the board at a recorded position".into(),
+                    ..base
+                };
+            };
+            let Some(v) = point[k] else {
+                return ValueRow {
+                    note: format!(
+                        "not estimable: the {}'s fitted value ({} cp) is not positive; play more games",
+                        kinds[pawn].0,
+                        unit_cp.map_or("-".into(), |u| fixed(u, 0))
+                    ),
+                    ..base
+                };
+            };
             let xs: Vec<f64> = replicates.iter().filter_map(|r| r[k]).collect();
             if xs.len() < 2 {
                 return ValueRow {
                     value: Some(v),
-                    note: "no interval: give --bootstrap 2 or more".into(),
+                    note: format!("{} cp; no interval: give --bootstrap 2 or more", fixed(cp, 0)),
                     ..base
                 };
             }

@@ -152,7 +152,7 @@ fn stats_and_report_describe_the_games() {
         page.matches("<svg").count() >= 4,
         "score, draw rate and two histograms"
     );
-    assert!(page.contains("[R] setup: the start array is reconstructed"));
+    assert!(page.contains("<span class=tag>[R]</span> setup: the start array is reconstructed"));
 
     // A truncated games.csv is reported with its line.
     let text = std::fs::read_to_string(a.join("games.csv")).unwrap();

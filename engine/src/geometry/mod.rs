@@ -94,6 +94,15 @@ impl Topology {
         self
     }
 
+    /// The supersquare regions of a [`StepRule::SameRegion`] board (empty for other rules),
+    /// for drawing them.
+    pub fn regions(&self) -> &[BitVec] {
+        match &self.rule {
+            StepRule::SameRegion(r) => r,
+            _ => &[],
+        }
+    }
+
     /// Number of cell numbers, holes included (the length of per-cell tables).
     pub fn num_squares(&self) -> usize {
         self.exists.len()

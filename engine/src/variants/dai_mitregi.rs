@@ -1232,6 +1232,67 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         }
         score
     }
+    fn diagram(&self) -> crate::diagram::Diagram {
+        use crate::diagram::{Diagram, Occupant};
+        // The camps (4 ranks each side, the enemy's promotion zone) are tinted.
+        let topo = crate::geometry::Topology::rect(FILES as u8, RANKS as u8);
+        let (camp_dark, camp_light) = ("#a3a07a", "#e6e3c0");
+        let mut d = Diagram::board(
+            &topo,
+            2.2,
+            |_| String::new(),
+            |sq| {
+                let (f, r) = (sq.index() % FILES, sq.index() / FILES);
+                (in_zone(Color::White, sq.index()) || in_zone(Color::Black, sq.index())).then_some(
+                    if (f + r) % 2 == 0 {
+                        camp_dark
+                    } else {
+                        camp_light
+                    },
+                )
+            },
+            |sq| {
+                let c = self.board[sq.index()];
+                (c != 0).then(|| {
+                    let mut text = String::new();
+                    if promoted(c) {
+                        text.push('+');
+                    }
+                    text.push(ROLES[role_of(c)].letter);
+                    Occupant::piece(color_of(c), text)
+                })
+            },
+        );
+        // Both hands: one cell per droppable role (the King is never in hand), the count
+        // under the letter.
+        for (color, y) in [(Color::Black, 0.8), (Color::White, 19.9)] {
+            let cells = ROLES
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(r, def)| {
+                    let n = self.hands[color.index()][r];
+                    let occupant = (n > 0).then(|| Occupant {
+                        color: Some(color),
+                        text: def.letter.to_string(),
+                        sub: format!("×{n}"),
+                    });
+                    (format!("{} hand: {}", color.name(), def.name), occupant)
+                })
+                .collect();
+            let caption = format!("{} hand", color.name());
+            d.side_row(1.0, y, &caption, cells);
+        }
+        d.legend.push((
+            camp_light,
+            "camps: 4 ranks each side (the promotion zones)".to_string(),
+        ));
+        d.legend.push((
+            crate::diagram::SIDE,
+            "pieces in hand, with their count; + promoted".to_string(),
+        ));
+        d
+    }
     fn to_text(&self) -> String {
         self.text()
     }

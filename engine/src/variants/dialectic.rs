@@ -1179,6 +1179,67 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         };
         16 * victim - val(attacker) + promo
     }
+    fn diagram(&self) -> crate::diagram::Diagram {
+        use crate::diagram::{Diagram, DiagramLabel, Occupant};
+        let mut d = Diagram::board(
+            &crate::geometry::Topology::rect(8, 8),
+            0.0,
+            |_| String::new(),
+            |_| None,
+            |sq| {
+                let c = self.board[sq.index()];
+                (c != 0).then(|| {
+                    let color = if (c - 1) & 1 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    Occupant::piece(color, LETTERS[((c - 1) >> 1) as usize].to_string())
+                })
+            },
+        );
+        // The 3x3 dialectic beside the board, y = 2 on top, with its two tokens (neutral).
+        let ((tx, ty), (ax, ay)) = self.tokens();
+        for y in (0..3u8).rev() {
+            let row = (0..3u8)
+                .map(|x| {
+                    let mut text = String::new();
+                    if (x, y) == (tx, ty) {
+                        text.push('T');
+                    }
+                    if (x, y) == (ax, ay) {
+                        text.push('A');
+                    }
+                    let occupant = (!text.is_empty()).then(|| Occupant {
+                        color: None,
+                        text,
+                        sub: String::new(),
+                    });
+                    (format!("dialectic ({x},{y})"), occupant)
+                })
+                .collect();
+            let caption = if y == 2 { "dialectic" } else { "" };
+            d.side_row(10.0, 1.0 + f32::from(2 - y), caption, row);
+            d.labels.push(DiagramLabel {
+                x: 9.6,
+                y: 1.65 + f32::from(2 - y),
+                text: y.to_string(),
+            });
+        }
+        for x in 0..3u8 {
+            d.labels.push(DiagramLabel {
+                x: 10.5 + f32::from(x),
+                y: 4.65,
+                text: x.to_string(),
+            });
+        }
+        d.legend.push((
+            crate::diagram::SIDE,
+            "dialectic: T Thesis, A Antithesis token (x, y); H Philosopher, G Great Philosopher"
+                .to_string(),
+        ));
+        d
+    }
     fn to_text(&self) -> String {
         self.text()
     }

@@ -1382,6 +1382,42 @@ impl Game for Extreme2d {
         }
     }
 
+    fn diagram(&self) -> crate::diagram::Diagram {
+        let topo = crate::geometry::Topology::rect(W as u8, W as u8);
+        let mut d = crate::diagram::Diagram::board(
+            &topo,
+            0.0,
+            |_| String::new(),
+            |_| None,
+            |sq| {
+                let s = self.cells[sq.index()];
+                (s != 0).then(|| {
+                    let color = if owner(s) == 1 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let mut occupant = crate::diagram::Occupant::piece(
+                        color,
+                        owner_letter(s).to_ascii_uppercase().to_string(),
+                    );
+                    // The stack's discs, as in the position text: `rrb` = two red, one blue.
+                    for (n, c) in [(reds(s), 'r'), (blues(s), 'b'), (yellows(s), 'y')] {
+                        for _ in 0..n {
+                            occupant.sub.push(c);
+                        }
+                    }
+                    occupant
+                })
+            },
+        );
+        d.legend.push((
+            crate::diagram::LIGHT,
+            "P base disc, H Heir, K King; small letters: the stack's power discs (r red, b blue, y yellow)"
+                .to_string(),
+        ));
+        d
+    }
     fn to_text(&self) -> String {
         let mut out = String::new();
         for rank in (0..W).rev() {

@@ -186,6 +186,54 @@ impl<V: Variant> Game for Position<V> {
         let k = p.king(!p.turn)?;
         (!p.is_attacked(k, p.turn)).then_some(p)
     }
+    fn diagram(&self) -> crate::diagram::Diagram {
+        let rules = V::rules();
+        let topo = &rules.spec.topology;
+        let regions = topo.regions();
+        // Supersquares (Dream Chess 46) tint the checkerboard: blue for White's region only,
+        // red for Black's only, purple where they overlap.
+        const TINTS: [[&str; 2]; 3] = [
+            ["#8fb3d6", "#cfe3f5"],
+            ["#d08f80", "#f5d0c8"],
+            ["#a98cc6", "#e2d3f2"],
+        ];
+        let fill = |sq: crate::Square| {
+            let inside: Vec<bool> = regions.iter().map(|r| r[sq.index()]).collect();
+            let tint = match inside.as_slice() {
+                [true, false] => 0,
+                [false, true] => 1,
+                [true, true] => 2,
+                _ => return None,
+            };
+            let c = topo.coord(sq);
+            Some(TINTS[tint][((c.file + c.rank) % 2) as usize])
+        };
+        let mut d = crate::diagram::Diagram::board(
+            topo,
+            0.0,
+            |_| String::new(),
+            fill,
+            |sq| {
+                self.piece_at(sq).map(|p| {
+                    crate::diagram::Occupant::piece(
+                        p.color,
+                        rules.letter(Color::White, p.role).to_string(),
+                    )
+                })
+            },
+        );
+        if regions.len() == 2 {
+            d.legend = vec![
+                (TINTS[0][1], "White's supersquare only".to_string()),
+                (TINTS[1][1], "Black's supersquare only".to_string()),
+                (TINTS[2][1], "both supersquares".to_string()),
+            ];
+        }
+        if d.cells.iter().any(|c| c.hole) {
+            d.legend.push(("#666", "hole (no cell)".to_string()));
+        }
+        d
+    }
     fn to_text(&self) -> String {
         Position::to_text(self)
     }

@@ -1353,6 +1353,40 @@ impl Game for Gateway {
         score[us] - score[1 - us]
     }
 
+    fn diagram(&self) -> crate::diagram::Diagram {
+        let topo = &tables().topo;
+        let mut d = crate::diagram::Diagram::board(
+            topo,
+            1.0,
+            |l| {
+                let name = ((b'v' + l as u8) as char).to_string();
+                match l {
+                    0 => name + " (top)",
+                    l if l == LEVELS - 1 => name + " (bottom)",
+                    _ => name,
+                }
+            },
+            |_| None,
+            |sq| {
+                if let Some(p) = Piece::from_code(self.board[sq.index()]) {
+                    return Some(crate::diagram::Occupant::piece(
+                        p.color,
+                        ROLES[p.role.index()].letter.to_string(),
+                    ));
+                }
+                // The Quantum King fills its whole row: each of its four cells says so.
+                Color::ALL
+                    .into_iter()
+                    .find(|&c| self.qk_cells(c).contains(sq))
+                    .map(|c| crate::diagram::Occupant::piece(c, "QK"))
+            },
+        );
+        d.legend.push((
+            "#666",
+            "gateway hole: files a and d of ranks 3 and 8".to_string(),
+        ));
+        d
+    }
     fn to_text(&self) -> String {
         let mut s = String::new();
         for level in 0..LEVELS {

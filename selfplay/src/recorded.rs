@@ -1,0 +1,224 @@
+//! Recorded games read back from a run folder (`run.json`, `games.csv`, `moves.csv`) and
+//! replayed on the engine: the one reader that `tune` (positions to fit on) and `report` (the
+//! game viewer) share, so both agree on how an opening and a move list become positions.
+//!
+//! Openings are written two ways: `random-plies:N` runs record the opening as moves from the
+//! start position, every other run records a position text.
+
+use crate::tournament::RunConfig;
+use anyhow::{bail, Context, Result};
+use std::collections::HashMap;
+use std::path::Path;
+use variantlab_engine::game::Game;
+use variantlab_engine::Move;
+
+/// One row of `games.csv`, as far as replaying and classifying it needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// Game id.
+    pub id: u64,
+    /// The opening: moves from the start (`random-plies:` runs) or a position text.
+    pub opening: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Why it ended (`checkmate`, `repetition`, `max_plies`, ...).
+    pub termination: String,
+    /// Plies played after the opening.
+    pub plies: u32,
+}
+
+/// One recorded ply of `moves.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ply {
+    /// The move in the variant's notation.
+    pub text: String,
+    /// The mover's evaluation, in centipawns from White's side (as recorded, unclamped).
+    pub eval_white_cp: f32,
+}
+
+/// The settings of a run folder.
+///
+/// # Errors
+/// A missing or malformed `run.json`.
+pub fn read_run(dir: &Path) -> Result<RunConfig> {
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("{}: no run.json (not a run folder?)", dir.display()))?;
+    let c: RunConfig =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    // A file-defined variant's games replay with the definition stored in the run.
+    crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &path)?;
+    Ok(c)
+}
+
+/// The column numbers of `names` in a CSV header, or an error naming the missing one.
+fn columns(headers: &csv::StringRecord, path: &Path, names: &[&str]) -> Result<Vec<usize>> {
+    names
+        .iter()
+        .map(|name| {
+            headers
+                .iter()
+                .position(|h| h == *name)
+                .with_context(|| format!("{}: no column {name:?}", path.display()))
+        })
+        .collect()
+}
+
+/// Every game of `games.csv`, in file order.
+///
+/// # Errors
+/// A missing file or column, a short row (a truncated file), a malformed number or result,
+/// each named with its file and line.
+pub fn read_games(dir: &Path) -> Result<Vec<GameRow>> {
+    let path = dir.join("games.csv");
+    let mut reader =
+        csv::Reader::from_path(&path).with_context(|| format!("reading {}", path.display()))?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("reading {}", path.display()))?
+        .clone();
+    let c = columns(
+        &headers,
+        &path,
+        &["game_id", "opening", "result", "termination", "plies"],
+    )?;
+    let mut games = Vec::new();
+    for (line, row) in reader.records().enumerate() {
+        let at = || format!("{}, line {}", path.display(), line + 2);
+        let row = row.with_context(at)?;
+        let field = |i: usize| -> Result<&str> {
+            row.get(c[i])
+                .with_context(|| format!("{}: too few fields (a truncated file?)", at()))
+        };
+        let id: u64 = field(0)?
+            .parse()
+            .with_context(|| format!("{}: game_id", at()))?;
+        let result = field(2)?;
+        if !["1-0", "0-1", "1/2-1/2"].contains(&result) {
+            bail!("{}: result {result:?}", at());
+        }
+        let plies: u32 = field(4)?
+            .parse()
+            .with_context(|| format!("{}: plies", at()))?;
+        games.push(GameRow {
+            id,
+            opening: field(1)?.to_string(),
+            result: result.to_string(),
+            termination: field(3)?.to_string(),
+            plies,
+        });
+    }
+    Ok(games)
+}
+
+/// The moves of every game in `moves.csv`, in ply order, by game id.
+///
+/// # Errors
+/// A missing file (a run without `--record-moves`), a malformed row, or a game whose plies are
+/// not 1, 2, ... without gaps (a truncated file), named with the file and line.
+pub fn read_moves(dir: &Path) -> Result<HashMap<u64, Vec<Ply>>> {
+    let path = dir.join("moves.csv");
+    let mut reader = csv::Reader::from_path(&path).with_context(|| {
+        format!(
+            "reading {} (record the games with --record-moves)",
+            path.display()
+        )
+    })?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("reading {}", path.display()))?
+        .clone();
+    let c = columns(
+        &headers,
+        &path,
+        &["game_id", "ply", "move", "eval_white_cp"],
+    )?;
+    let mut moves: HashMap<u64, Vec<(u32, Ply)>> = HashMap::new();
+    for (line, row) in reader.records().enumerate() {
+        let at = || format!("{}, line {}", path.display(), line + 2);
+        let row = row.with_context(at)?;
+        let field = |i: usize| -> Result<&str> {
+            row.get(c[i])
+                .with_context(|| format!("{}: too few fields (a truncated file?)", at()))
+        };
+        let id: u64 = field(0)?
+            .parse()
+            .with_context(|| format!("{}: game_id", at()))?;
+        let ply: u32 = field(1)?
+            .parse()
+            .with_context(|| format!("{}: ply", at()))?;
+        let eval_white_cp: f32 = field(3)?
+            .parse()
+            .with_context(|| format!("{}: eval_white_cp", at()))?;
+        moves.entry(id).or_default().push((
+            ply,
+            Ply {
+                text: field(2)?.to_string(),
+                eval_white_cp,
+            },
+        ));
+    }
+    let mut out = HashMap::new();
+    for (id, mut list) in moves {
+        list.sort_by_key(|m| m.0);
+        if list.iter().enumerate().any(|(i, m)| m.0 != i as u32 + 1) {
+            bail!(
+                "{}: game {id} has missing or repeated plies (truncated file?)",
+                path.display()
+            );
+        }
+        out.insert(id, list.into_iter().map(|m| m.1).collect());
+    }
+    Ok(out)
+}
+
+/// The position a game of the run started from, after its opening.
+///
+/// # Errors
+/// An opening move that is not legal, or a position text that does not parse; the message
+/// names the folder and game.
+pub fn opening_position<G: Game>(run: &RunConfig, dir: &Path, game: &GameRow) -> Result<G> {
+    let id = game.id;
+    if run.openings.starts_with("random-plies:") {
+        let mut p = G::start();
+        for m in game.opening.split_whitespace() {
+            p.play_text(m)
+                .with_context(|| format!("{}: game {id}: opening move {m}", dir.display()))?;
+        }
+        Ok(p)
+    } else {
+        G::from_text(&game.opening)
+            .map_err(|e| anyhow::anyhow!("{}: game {id}: opening: {e}", dir.display()))
+    }
+}
+
+/// Replays `moves` from the opening of `game`, calling `visit` with each position and the
+/// move played from it (ply 1 first); returns the final position.
+///
+/// # Errors
+/// A bad opening ([`opening_position`]) or a recorded move that is not legal where it was
+/// played, named with the folder, game and ply.
+pub fn replay<G: Game>(
+    run: &RunConfig,
+    dir: &Path,
+    game: &GameRow,
+    moves: &[Ply],
+    mut visit: impl FnMut(usize, &G, Move) -> Result<()>,
+) -> Result<G> {
+    let mut pos: G = opening_position(run, dir, game)?;
+    for (ply, p) in moves.iter().enumerate() {
+        let Some(m) = pos.parse_move(&p.text) else {
+            bail!(
+                "{}: game {}, ply {}: {} is not a legal move in {}",
+                dir.display(),
+                game.id,
+                ply + 1,
+                p.text,
+                pos.to_text()
+            );
+        };
+        visit(ply, &pos, m)?;
+        pos.play_unchecked(m);
+    }
+    Ok(pos)
+}

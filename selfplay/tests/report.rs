@@ -1,0 +1,308 @@
+//! The HTML report's boards and game viewer, on the recorded sample runs of every variant
+//! (`data/samples/`), and the page in a real browser (headless Chromium).
+
+use std::path::{Path, PathBuf};
+use variantlab_engine::{with_variant, VariantKind};
+use variantlab_selfplay::viewer::{decode_states, diagram_svg, page_data};
+
+fn samples(variant: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../data/samples")
+        .join(variant)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("variantlab-rp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The report of one or more folders, as text.
+fn report(dirs: &[PathBuf], name: &str) -> (PathBuf, String) {
+    let out = tmp(name).with_extension("html");
+    variantlab_selfplay::report::command(dirs, &out).expect("report");
+    let html = std::fs::read_to_string(&out).unwrap();
+    (out, html)
+}
+
+/// The start diagrams: every cell of the board drawn once (holes apart), every piece once.
+#[test]
+fn start_boards_have_their_cells_and_pieces() {
+    // (variant, board cells, holes, side cells (hands, dialectic), pieces on the board)
+    let expected = [
+        ("chess", 64, 0, 0, 32),
+        ("dream-chess-46", 46, 18, 0, 32),
+        ("dialectic", 64, 0, 9, 32),
+        ("extreme-2d", 100, 0, 0, 44),
+        // Each Quantum King fills a row of four cells.
+        ("gateway", 180, 20, 0, 100),
+        ("dai-mitregi", 256, 0, 36, 118),
+    ];
+    for (name, cells, holes, side, pieces) in expected {
+        let kind = VariantKind::from_name(name).unwrap();
+        let d = with_variant!(kind, G => G::start().diagram());
+        let svg = diagram_svg(&d);
+        assert_eq!(
+            svg.matches("<rect class=\"cell\"").count(),
+            cells + side,
+            "{name}"
+        );
+        assert_eq!(
+            svg.matches("<rect class=\"cell hole\"").count(),
+            holes,
+            "{name}"
+        );
+        let drawn = svg.matches("class=\"occ w\"").count() + svg.matches("class=\"occ b\"").count();
+        assert_eq!(drawn, pieces, "{name}");
+        // One occupant slot per cell that exists, so the viewer can fill any of them.
+        assert_eq!(
+            svg.matches("<g class=\"occ").count(),
+            cells + side,
+            "{name}"
+        );
+    }
+    // Extreme 2D draws a stack's discs: White's a1 is a Pawn disc carrying red.
+    let d = with_variant!(VariantKind::Extreme2d, G => G::start().diagram());
+    let a1 = d.cells.iter().find(|c| c.name == "a1").unwrap();
+    assert_eq!(a1.occupant.as_ref().unwrap().code(), "wP/r");
+    // Gateway's Quantum Kings fill four cells of a row each; Dialectic's tokens are neutral.
+    let d = with_variant!(VariantKind::Gateway, G => G::start().diagram());
+    let qk = d.codes().iter().filter(|c| c.ends_with("QK")).count();
+    assert_eq!(qk, 8);
+    let d = with_variant!(VariantKind::Dialectic, G => G::start().diagram());
+    let tokens: Vec<String> = d
+        .codes()
+        .into_iter()
+        .filter(|c| c.starts_with('n'))
+        .collect();
+    assert_eq!(tokens, ["nT", "nA"]);
+}
+
+/// Every embedded game's final board is the engine's own position after its opening and
+/// moves, replayed here independently from the CSVs; and the page stays small.
+#[test]
+fn viewer_states_replay_the_recorded_games() {
+    for kind in VariantKind::ALL {
+        let dir = samples(kind.name());
+        let (_, html) = report(std::slice::from_ref(&dir), kind.name());
+        assert!(
+            html.len() < 3_000_000,
+            "{}: {} bytes",
+            kind.name(),
+            html.len()
+        );
+        let data = page_data(&html).expect("viewer data");
+        let run = &data["runs"][0];
+        assert_eq!(run["variant"], kind.name());
+        let games = run["games"].as_array().unwrap();
+        let games_csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(games.len(), games_csv.lines().count() - 1);
+        let run_json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        let random = run_json["openings"]
+            .as_str()
+            .unwrap()
+            .starts_with("random-plies:");
+        let mut checked = 0;
+        for g in games.iter().filter(|g| g.get("states").is_some()).take(12) {
+            let states = decode_states(g).unwrap();
+            let moves: Vec<&str> = g["moves"].as_str().unwrap().split_whitespace().collect();
+            assert_eq!(states.len(), moves.len() + 1);
+            assert_eq!(g["evals"].as_array().unwrap().len(), moves.len());
+            let (start, end, text) = with_variant!(kind, G => {
+                let opening = g["opening"].as_str().unwrap();
+                let mut p = if random {
+                    let mut p = G::start();
+                    for m in opening.split_whitespace() {
+                        p.play_text(m).unwrap();
+                    }
+                    p
+                } else {
+                    G::from_text(opening).unwrap()
+                };
+                let start = p.diagram().codes();
+                for m in &moves {
+                    p.play_text(m).unwrap();
+                }
+                (start, p.diagram().codes(), p.to_text())
+            });
+            assert_eq!(states[0], start, "{} game {}", kind.name(), g["id"]);
+            assert_eq!(
+                states.last().unwrap(),
+                &end,
+                "{} game {}",
+                kind.name(),
+                g["id"]
+            );
+            assert_eq!(g["final"], text.as_str());
+            // Every ply changes the board somewhere (a move, a drop, a token step).
+            assert!(states.windows(2).all(|w| w[0] != w[1]), "{}", kind.name());
+            checked += 1;
+        }
+        assert!(
+            checked >= 10,
+            "{}: {checked} games with boards",
+            kind.name()
+        );
+    }
+}
+
+/// What the statistics part states: settings, terminations with their counts, examples.
+#[test]
+fn page_states_settings_terminations_and_examples() {
+    let dir = samples("gateway");
+    let (_, html) = report(std::slice::from_ref(&dir), "gateway-terms");
+    let games = variantlab_selfplay::recorded::read_games(&dir).unwrap();
+    let repetitions = games
+        .iter()
+        .filter(|g| g.termination == "repetition")
+        .count();
+    assert!(repetitions > 0);
+    assert!(
+        html.contains(&format!(
+            "<td class=l>repetition</td><td>{repetitions}</td>"
+        )),
+        "repetition count in the termination table"
+    );
+    assert!(html.contains("1000 nodes/move"));
+    assert!(html.contains("random-plies:4"));
+    assert!(html.contains("300 plies"));
+    let data = page_data(&html).unwrap();
+    let examples = data["runs"][0]["examples"].as_array().unwrap();
+    let longest = games.iter().map(|g| g.plies).max().unwrap();
+    let ex = examples
+        .iter()
+        .find(|e| e["label"] == "longest game")
+        .unwrap();
+    let id = ex["id"].as_u64().unwrap();
+    assert_eq!(games.iter().find(|g| g.id == id).unwrap().plies, longest);
+    // Every termination has an example, and every example has its boards.
+    let terms: std::collections::BTreeSet<&str> =
+        games.iter().map(|g| g.termination.as_str()).collect();
+    for t in terms {
+        assert!(examples
+            .iter()
+            .any(|e| e["label"] == format!("ended by {t}")));
+    }
+    for e in examples {
+        let g = data["runs"][0]["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == e["id"])
+            .unwrap();
+        assert!(g.get("states").is_some(), "{e}");
+    }
+    // Rule notes keep their tags; labels are not clipped (the label column fits the text).
+    assert!(html.contains("<span class=tag>[R]</span>"));
+    assert!(html.contains("gateway (default v default)"));
+}
+
+/// A truncated moves.csv is refused with the file and line, not drawn half.
+#[test]
+fn truncated_moves_are_refused_with_the_line() {
+    let src = samples("chess");
+    let dir = tmp("truncated");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["run.json", "games.csv"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let moves = std::fs::read_to_string(src.join("moves.csv")).unwrap();
+    let mut lines: Vec<&str> = moves.lines().take(40).collect();
+    lines.push("0,40");
+    std::fs::write(dir.join("moves.csv"), lines.join("\n") + "\n").unwrap();
+    let out = tmp("truncated-out").with_extension("html");
+    let e = variantlab_selfplay::report::command(&[dir], &out).unwrap_err();
+    let e = format!("{e:#}");
+    assert!(e.contains("moves.csv") && e.contains("line 41"), "{e}");
+}
+
+/// Headless Chromium, or `None` (with a note) where it is not installed; under CI its
+/// absence is an error (`.ci/run` installs it).
+fn chromium() -> Option<PathBuf> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|p| p.join(name))
+                    .find(|p| p.is_file())
+            })
+        });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is not installed but CI is set: .ci/run installs it (apt-get install chromium)"
+        );
+        eprintln!("note: chromium not installed; the browser test of the report is skipped");
+    }
+    found
+}
+
+/// The page as the browser leaves it after its script ran, at `hash`.
+fn dump_dom(browser: &Path, page: &Path, hash: &str) -> String {
+    let profile = tmp("chromium-profile");
+    std::fs::create_dir_all(&profile).unwrap();
+    let url = format!("file://{}{hash}", page.canonicalize().unwrap().display());
+    let o = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--dump-dom", &url])
+        .output()
+        .expect("chromium runs");
+    let _ = std::fs::remove_dir_all(&profile);
+    assert!(
+        o.status.success(),
+        "chromium: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// In a real browser: every variant's board and the viewer appear, stepping a game by key
+/// and by button changes the board, the last ply draws the embedded final position, and no
+/// script error is raised (the page's `#selfcheck` mode writes what it saw into the DOM).
+#[test]
+fn page_works_in_chromium() {
+    let Some(browser) = chromium() else { return };
+    let dirs: Vec<PathBuf> = VariantKind::ALL.iter().map(|k| samples(k.name())).collect();
+    let (page, _) = report(&dirs, "browser");
+    let dom = dump_dom(&browser, &page, "#selfcheck");
+    let start = dom
+        .find("<pre id=\"selfcheck\">")
+        .expect("self-check element")
+        + 20;
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let text = dom[start..end].replace("&quot;", "\"");
+    assert!(
+        !text.is_empty(),
+        "the page script did not finish its self-check"
+    );
+    let check: serde_json::Value = serde_json::from_str(&text).expect(&text);
+    assert_eq!(check["errors"], serde_json::json!([]), "{text}");
+    let runs = check["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), VariantKind::ALL.len());
+    for (r, kind) in runs.iter().zip(VariantKind::ALL) {
+        assert_eq!(r["variant"], kind.name());
+        assert!(r["cells"].as_u64().unwrap() > 0);
+        assert_eq!(r["diagram_cells"], r["cells"], "{r}");
+        assert_eq!(r["viewer_cells"], r["cells"], "{r}");
+        assert_eq!(r["key_step_changed"], true, "{r}");
+        assert_eq!(r["button_step_changed"], true, "{r}");
+        assert_eq!(r["ply"], 2, "{r}");
+        assert_eq!(r["final_drawn"], true, "{r}");
+        assert_eq!(r["back_to_start"], true, "{r}");
+    }
+    assert!(check["move_list"].as_u64().unwrap() > 0);
+    assert_eq!(check["eval_curve"], true);
+}
