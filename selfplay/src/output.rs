@@ -22,3 +22,17 @@ pub fn write_stdout(args: std::fmt::Arguments) {
         std::process::exit(1);
     }
 }
+
+/// The UTC calendar date (year, month, day) of a Unix time in seconds (Howard Hinnant's
+/// days-to-civil algorithm): dates for weights files and PGN without a date crate.
+pub fn civil_date(unix_secs: u64) -> (i64, i64, i64) {
+    let z = (unix_secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
