@@ -56,11 +56,7 @@ pub struct RunData {
 /// # Errors
 /// A missing or malformed file, named with the line and column at fault.
 pub fn load(dir: &Path) -> Result<RunData> {
-    let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("{}: no run.json (not a tournament folder?)", dir.display()))?;
-    let config: RunConfig =
-        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    let config = crate::recorded::read_run(dir)?;
     let gpath = dir.join("games.csv");
     let mut reader =
         csv::Reader::from_path(&gpath).with_context(|| format!("reading {}", gpath.display()))?;

@@ -27,6 +27,17 @@ pub struct GameRow {
     pub plies: u32,
 }
 
+impl GameRow {
+    /// White's points: 1, ½ or 0 (`read_games` accepts no other result).
+    pub fn white_points(&self) -> f32 {
+        match self.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        }
+    }
+}
+
 /// One recorded ply of `moves.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ply {
@@ -36,19 +47,14 @@ pub struct Ply {
     pub eval_white_cp: f32,
 }
 
-/// The settings of a run folder.
+/// The settings of a run folder ([`crate::tournament::saved_config`]: a file-defined
+/// variant's games replay with the definition stored in the run).
 ///
 /// # Errors
 /// A missing or malformed `run.json`.
 pub fn read_run(dir: &Path) -> Result<RunConfig> {
-    let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("{}: no run.json (not a run folder?)", dir.display()))?;
-    let c: RunConfig =
-        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
-    // A file-defined variant's games replay with the definition stored in the run.
-    crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &path)?;
-    Ok(c)
+    crate::tournament::saved_config(dir)?
+        .with_context(|| format!("{}: no run.json (not a run folder?)", dir.display()))
 }
 
 /// The column numbers of `names` in a CSV header, or an error naming the missing one.

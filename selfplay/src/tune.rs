@@ -13,11 +13,9 @@
 //!    weight towards its starting value; the held-out loss is checked every few epochs and
 //!    the best weights so far are kept (early stopping).
 
-use crate::tournament::RunConfig;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use variantlab_engine::eval::{EvalWeights, Evaluator, FeatureRecorder, Layout, Provenance};
 use variantlab_engine::game::Game;
@@ -181,16 +179,6 @@ fn fit_scale(data: &Dataset, rows: &[usize], w: &[[f64; 2]]) -> f64 {
     (a + b) / 2.0
 }
 
-/// A game's result from White's side.
-fn parse_result(s: &str) -> Option<f32> {
-    match s {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
-    }
-}
-
 /// Terminations after which the result says nothing about the position.
 const FORFEITS: [&str; 3] = ["illegal_move", "engine_crash", "time_forfeit"];
 
@@ -210,7 +198,7 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
     let mut recorder = FeatureRecorder::new(layout);
     let kinds = start.material_kinds();
     for dir in dirs {
-        let run = read_run(dir)?;
+        let run = crate::recorded::read_run(dir)?;
         if run.variant != start.variant_name() {
             bail!(
                 "{}: games of {}, not {} (tune one variant at a time)",
@@ -220,7 +208,7 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
             );
         }
         let games = read_games(dir)?;
-        let moves = read_moves(dir)?;
+        let moves = crate::recorded::read_moves(dir)?;
         for (game, result) in &games {
             let Some(list) = moves.get(&game.id) else {
                 continue;
@@ -262,23 +250,16 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
     Ok(data)
 }
 
-/// The settings of a run folder.
-fn read_run(dir: &Path) -> Result<RunConfig> {
-    crate::recorded::read_run(dir)
-}
-
 /// Every game that was not forfeited, with its result from White's side.
 fn read_games(dir: &Path) -> Result<Vec<(crate::recorded::GameRow, f32)>> {
     Ok(crate::recorded::read_games(dir)?
         .into_iter()
         .filter(|g| !FORFEITS.contains(&g.termination.as_str()))
-        .filter_map(|g| parse_result(&g.result).map(|r| (g, r)))
+        .map(|g| {
+            let points = g.white_points();
+            (g, points)
+        })
         .collect())
-}
-
-/// The moves of every game, in ply order, by game id.
-fn read_moves(dir: &Path) -> Result<HashMap<u64, Vec<crate::recorded::Ply>>> {
-    crate::recorded::read_moves(dir)
 }
 
 /// The outcome of a fit.
@@ -484,7 +465,7 @@ pub fn run(o: &TuneOptions) -> Result<()> {
     if !(0.0..1.0).contains(&o.holdout) {
         bail!("--holdout must be at least 0 and below 1");
     }
-    let variant = read_run(first)?.variant;
+    let variant = crate::recorded::read_run(first)?.variant;
     let kind = VariantKind::from_name(&variant)
         .with_context(|| format!("{}: run.json", first.display()))?;
     with_variant!(kind, G => tune::<G>(o))
@@ -529,7 +510,7 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         .games
         .iter()
         .map(|d| {
-            read_run(d).map_or_else(
+            crate::recorded::read_run(d).map_or_else(
                 |_| d.display().to_string(),
                 |r| {
                     format!(

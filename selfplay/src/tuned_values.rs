@@ -144,14 +144,13 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
     bar.set_message("full fit");
     let f = fit(&data, &train, &holdout, &start, &full, &bar);
     let phase = data.phase.iter().map(|&p| p as f64).sum::<f64>() / data.len() as f64;
-    let ratios = |w: &[[f64; 2]]| -> Vec<Option<f64>> {
-        let v = kind_values(w, &data, layout, phase);
+    let ratios = |v: &[Option<f64>]| -> Vec<Option<f64>> {
         let unit = v[pawn].filter(|&u| u > 0.0);
         v.iter().map(|x| Some((*x)? / unit?)).collect()
     };
     let centipawns = kind_values(&f.weights, &data, layout, phase);
     let unit_cp = centipawns[pawn];
-    let point = ratios(&f.weights);
+    let point = ratios(&centipawns);
     // Bootstrap: resample games with replacement; the games left out check the loss.
     let mut replicates: Vec<Vec<Option<f64>>> = Vec::new();
     let per_game: Vec<Vec<usize>> = {
@@ -186,7 +185,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
             ..full.clone()
         };
         let r = fit(&data, &rows, &out_of_bag, &f.weights, &replicate, &bar);
-        replicates.push(ratios(&r.weights));
+        replicates.push(ratios(&kind_values(&r.weights, &data, layout, phase)));
     }
     bar.finish_and_clear();
     let z = z_for_confidence(0.95);
@@ -245,7 +244,14 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
             ValueRow {
                 value: Some(v),
                 interval: Some((v - z * sd, v + z * sd)),
-                note: format!("bootstrap: {} replicates, sd {}", xs.len(), fixed(sd, 3)),
+                note: format!(
+                    "{} cp against the {}'s {} cp; bootstrap: {} replicates, sd {}",
+                    fixed(cp, 0),
+                    kinds[pawn].0,
+                    unit_cp.map_or("-".into(), |u| fixed(u, 0)),
+                    xs.len(),
+                    fixed(sd, 3)
+                ),
                 ..base
             }
         })
