@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check piece-values fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check piece-values findings fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ piece-values: build ## Piece values of every variant from the tuned evaluation, 
 	for v in $(PV_VARIANTS); do $(BIN) values --variant $$v --method tuned --games $(PV_GAMES) --out out/piece-values/$$v --quiet || exit 1; done
 	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv) > out/piece-values/table.md
 	@echo "wrote out/piece-values/table.md"
+
+findings: build ## The findings study of docs/findings.md: every variant at 4000 nodes (about an hour on 2 cores; resumable), data/findings/ and the page's tables
+	scripts/findings.sh $(BIN) out/findings
 
 notebooks: $(VENV)/ok ## Execute every notebook headless on data/samples (executed copies in notebooks/executed/)
 	$(VENV)/bin/python notebooks/run_notebooks.py

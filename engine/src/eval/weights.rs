@@ -253,6 +253,11 @@ const EMBEDDED: &[(&str, &str)] = &[
         "extreme-2d",
         include_str!("../../../data/eval/extreme-2d.json"),
     ),
+    ("dialectic", include_str!("../../../data/eval/dialectic.json")),
+    (
+        "dialectic-hegelian",
+        include_str!("../../../data/eval/dialectic-hegelian.json"),
+    ),
 ];
 
 /// The embedded default weights of a variant, parsed once.

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The findings study (docs/findings.md): self-play of every seed variant (and chess, the
+# calibration) at FINDINGS_NODES nodes per move, the statistics, the tuned piece values, the
+# report, then the committed CSVs in data/findings/ and the tables of docs/findings.md.
+#
+# Usage: scripts/findings.sh BIN [OUT]     (make findings)
+# Environment: FINDINGS_NODES (default 4000), FINDINGS_SEED (default 1), FINDINGS_SCALE
+# (multiplies every variant's game count; default 1), FINDINGS_VARIANTS (default: all below).
+#
+# Resumable: a variant whose run folder exists is resumed (or extended) instead of replayed,
+# so an interrupted `make findings` picks up where it stopped. Node-limited, so the same
+# settings give the same games whatever the thread count.
+set -euo pipefail
+BIN=${1:?usage: findings.sh BIN [OUT]}
+OUT=${2:-out/findings}
+NODES=${FINDINGS_NODES:-4000}
+SEED=${FINDINGS_SEED:-1}
+SCALE=${FINDINGS_SCALE:-1}
+DATA=data/findings
+
+# Games per variant: sized so that each variant costs about 5 to 8 minutes on the 2-core
+# machine at 4000 nodes per move (a Gateway game costs ten chess games, a Dai Mitregi game
+# five; see docs/findings.md for why these sizes).
+declare -A GAMES=(
+  [chess]=800
+  [dream-chess-46]=1200
+  [dialectic]=600
+  [dialectic-hegelian]=600
+  [extreme-2d]=1200
+  [gateway]=200
+  [dai-mitregi]=300
+  [dai-mitregi-stepping]=300
+)
+ORDER="chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping"
+VARIANTS=${FINDINGS_VARIANTS:-$ORDER}
+
+mkdir -p "$OUT" "$DATA"
+runs=()
+values=()
+for v in $VARIANTS; do
+  [[ -n "${GAMES[$v]:-}" ]] || { echo "findings: unknown variant '$v' (one of: $ORDER)" >&2; exit 2; }
+  games=$(( GAMES[$v] * SCALE ))
+  dir="$OUT/$v"
+  start=$(date +%s)
+  if [[ -f "$dir/run.json" ]]; then
+    "$BIN" play --resume "$dir" --games "$games" --quiet
+  else
+    "$BIN" play --variant "$v" --games "$games" --nodes "$NODES" --seed "$SEED" \
+      --record-moves --out "$dir" --quiet
+  fi
+  # The values are refitted only when the games changed since they were estimated.
+  if [[ ! "$OUT/values/$v/piece_values.csv" -nt "$dir/games.csv" ]]; then
+    "$BIN" values --variant "$v" --method tuned --from "$dir" --seed "$SEED" \
+      --out "$OUT/values/$v" --quiet --force
+  fi
+  echo "findings: $v done in $(( $(date +%s) - start )) s"
+  runs+=("$dir")
+  values+=("$OUT/values/$v/piece_values.csv")
+done
+
+"$BIN" stats "${runs[@]}" --out "$OUT"
+"$BIN" report "${runs[@]}" --out "$OUT/report.html"
+
+# The committed record: statistics, piece values and every game's row (moves.csv stays in
+# $OUT: it is large, and the games replay from games.csv's seeds and settings).
+cp "$OUT/balance.csv" "$OUT/length.csv" "$DATA/"
+python3 scripts/findings_tables.py csv "${values[@]}" > "$DATA/piece_values.csv"
+for d in "${runs[@]}"; do
+  v=$(basename "$d")
+  mkdir -p "$DATA/$v"
+  cp "$d/games.csv" "$d/run.json" "$DATA/$v/"
+done
+python3 scripts/findings_tables.py markdown "$DATA" docs/findings.md
+echo "findings: wrote $DATA/ and the tables of docs/findings.md; report in $OUT/report.html"
