@@ -4,7 +4,8 @@
 # report, then the committed CSVs in data/findings/ and the tables of docs/findings.md.
 #
 # Usage: scripts/findings.sh BIN [OUT]     (make findings)
-# Environment: FINDINGS_NODES (default 4000), FINDINGS_SEED (default 1), FINDINGS_SCALE
+# Environment: FINDINGS_NODES (default 4000), FINDINGS_SEED (default 1), FINDINGS_OPENINGS
+# (default balanced-plies:6), FINDINGS_SCALE
 # (multiplies every variant's game count; default 1), FINDINGS_VARIANTS (default: all below).
 #
 # Resumable: a variant whose run folder exists is resumed (or extended) instead of replayed,
@@ -15,6 +16,10 @@ BIN=${1:?usage: findings.sh BIN [OUT]}
 OUT=${2:-out/findings}
 NODES=${FINDINGS_NODES:-4000}
 SEED=${FINDINGS_SEED:-1}
+# Balanced openings: random 6-ply lines redrawn until a short search scores them within ±1
+# pawn (selfplay/src/openings.rs says why: plain random plies hand White a piece in a quarter
+# of chess openings, and the first-move advantage measured is then the openings').
+OPENINGS=${FINDINGS_OPENINGS:-balanced-plies:6}
 SCALE=${FINDINGS_SCALE:-1}
 DATA=data/findings
 
@@ -46,7 +51,7 @@ for v in $VARIANTS; do
     "$BIN" play --resume "$dir" --games "$games" --quiet
   else
     "$BIN" play --variant "$v" --games "$games" --nodes "$NODES" --seed "$SEED" \
-      --record-moves --out "$dir" --quiet
+      --openings "$OPENINGS" --record-moves --out "$dir" --quiet
   fi
   # The values are refitted only when the games changed since they were estimated.
   if [[ ! "$OUT/values/$v/piece_values.csv" -nt "$dir/games.csv" ]]; then

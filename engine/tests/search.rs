@@ -159,11 +159,24 @@ fn randomisation_varies_the_opening_move_with_the_seed() {
 }
 
 #[test]
-fn repetition_is_scored_as_a_draw() {
-    // Down a Queen, White can force perpetual check: the search must see it as a draw (0).
-    let p = Position::<Chess>::from_text("6k1/5q2/6PK/8/8/8/8/8 b - - 0 1").unwrap();
-    let r = Searcher::new(SearchConfig::default()).search(&p, &[], Limits::depth(4));
-    assert!(r.best.is_some());
+fn repetition_is_a_draw_even_at_depth_one() {
+    // White is a Queen up. The move a depth-1 search prefers is made, answered, and both are
+    // taken back: playing it again repeats a position. At depth 1 the root's children have no
+    // depth left, and the repetition must still count as a draw, so White plays another move.
+    let start = Position::<Chess>::from_text("7k/8/8/8/8/8/8/1Q4K1 w - - 10 40").unwrap();
+    let first = best(&start, Limits::depth(1));
+    let mut p = start.clone();
+    let mut history = Vec::new();
+    let back = format!("{}{}", &first[2..4], &first[0..2]);
+    for text in [first.as_str(), "h8g8", back.as_str(), "g8h8"] {
+        history.push(p.hash());
+        p.play_text(text).unwrap();
+    }
+    assert_eq!(p.hash(), start.hash());
+    let r = Searcher::new(SearchConfig::default()).search(&p, &history, Limits::depth(1));
+    let again = p.move_text(r.best.unwrap());
+    assert_ne!(again, first, "walked into a repetition");
+    assert!(r.score > 500, "{}", r.score);
 }
 
 #[test]

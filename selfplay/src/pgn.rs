@@ -68,7 +68,7 @@ pub fn moves_by_game(rows: &[Vec<String>]) -> BTreeMap<u64, GameMoves> {
 /// line. Moves that cannot be written (which would be a bug) leave a record with the tags,
 /// a comment saying why and the result, so the file stays readable and no game is missing.
 pub fn record(config: &RunConfig, row: &[String], moves: &[(Color, String)]) -> String {
-    let from_position = !config.openings.starts_with("random-plies:");
+    let from_position = !crate::openings::plays_from_start(&config.openings);
     let opening = row.get(4).map_or("", String::as_str);
     let text = VariantKind::from_name(&config.variant)
         .map_err(anyhow::Error::from)

@@ -185,7 +185,7 @@ pub fn read_moves(dir: &Path) -> Result<HashMap<u64, Vec<Ply>>> {
 /// names the folder and game.
 pub fn opening_position<G: Game>(run: &RunConfig, dir: &Path, game: &GameRow) -> Result<G> {
     let id = game.id;
-    if run.openings.starts_with("random-plies:") {
+    if crate::openings::plays_from_start(&run.openings) {
         let mut p = G::start();
         for m in game.opening.split_whitespace() {
             p.play_text(m)

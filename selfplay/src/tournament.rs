@@ -155,7 +155,7 @@ impl RunConfig {
     /// # Errors
     /// An unreadable file.
     pub fn with_openings_checksum(mut self) -> Result<RunConfig> {
-        if !self.openings.starts_with("random-plies:") {
+        if !crate::openings::plays_from_start(&self.openings) {
             let bytes = std::fs::read(&self.openings)
                 .with_context(|| format!("reading openings file {}", self.openings))?;
             self.openings_checksum = Some(fnv1a_hex(&bytes));

@@ -204,7 +204,8 @@ fn odds_elo<G: Game>(
 /// The opening position after a few seeded random plies from `base`.
 fn random_plies<G: Game>(base: G, openings: &Openings, seed: u64) -> G {
     match openings {
-        Openings::RandomPlies(p) => {
+        // The handicap is the imbalance under study: no balance filter here.
+        Openings::RandomPlies(p) | Openings::Balanced { plies: p, .. } => {
             let mut rng = variantlab_engine::zobrist::SplitMix64(seed);
             let mut pos = base;
             for _ in 0..*p {

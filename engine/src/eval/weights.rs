@@ -253,7 +253,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         "extreme-2d",
         include_str!("../../../data/eval/extreme-2d.json"),
     ),
-    ("dialectic", include_str!("../../../data/eval/dialectic.json")),
+    (
+        "dialectic",
+        include_str!("../../../data/eval/dialectic.json"),
+    ),
     (
         "dialectic-hegelian",
         include_str!("../../../data/eval/dialectic-hegelian.json"),

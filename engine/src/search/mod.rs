@@ -658,18 +658,22 @@ impl Searcher {
 
     fn negamax<G: Game>(&mut self, pos: &G, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
         self.pv[ply as usize].clear();
+        // A draw by the rules is a draw at any remaining depth: checked before the quiescence
+        // search takes over, so a repetition one quiet move away is seen even where the
+        // iteration (or a reduction) leaves no depth. Without this a side far ahead at a
+        // shallow depth walked into the opponent's repetition.
+        if let Some(o) = pos.variant_outcome() {
+            return self.outcome_score(o, pos.turn(), ply);
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
         if depth == 0 || ply as usize >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply);
         }
         self.nodes += 1;
         self.check_limits();
         if self.stopped {
-            return 0;
-        }
-        if let Some(o) = pos.variant_outcome() {
-            return self.outcome_score(o, pos.turn(), ply);
-        }
-        if self.is_draw(pos) {
             return 0;
         }
         // Mate distance pruning.
