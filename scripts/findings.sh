@@ -23,18 +23,18 @@ OPENINGS=${FINDINGS_OPENINGS:-balanced-plies:6}
 SCALE=${FINDINGS_SCALE:-1}
 DATA=data/findings
 
-# Games per variant: sized so that each variant costs about 5 to 8 minutes on the 2-core
-# machine at 4000 nodes per move (a Gateway game costs ten chess games, a Dai Mitregi game
-# five; see docs/findings.md for why these sizes).
+# Games per variant: sized so that the whole study costs about 40 minutes on the 2-core
+# machine at 4000 nodes per move (a Gateway game costs about ten chess games, a Dai Mitregi
+# game about five); docs/findings.md says why these sizes.
 declare -A GAMES=(
-  [chess]=800
-  [dream-chess-46]=1200
-  [dialectic]=600
-  [dialectic-hegelian]=600
-  [extreme-2d]=1200
-  [gateway]=200
-  [dai-mitregi]=300
-  [dai-mitregi-stepping]=300
+  [chess]=600
+  [dream-chess-46]=1000
+  [dialectic]=500
+  [dialectic-hegelian]=500
+  [extreme-2d]=600
+  [gateway]=120
+  [dai-mitregi]=160
+  [dai-mitregi-stepping]=160
 )
 ORDER="chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping"
 VARIANTS=${FINDINGS_VARIANTS:-$ORDER}

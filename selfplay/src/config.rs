@@ -242,8 +242,10 @@ impl EngineConfig {
 /// Nodes per move when neither a command nor a configuration says otherwise.
 pub const DEFAULT_NODES: u64 = 1000;
 /// Openings of every command that plays games, unless `--openings` says otherwise: six
-/// seeded random plies, enough that colour-swapped pairs differ from one another.
-pub const DEFAULT_OPENINGS: &str = "random-plies:6";
+/// seeded random plies, enough that colour-swapped pairs differ from one another, redrawn
+/// until a short search finds the position balanced (`crate::openings`: plain random plies
+/// hand the side to move a hanging piece often enough to fake a first-move advantage).
+pub const DEFAULT_OPENINGS: &str = "balanced-plies:6";
 /// Ply cap of every command that plays games: a game still going at 400 plies is a draw
 /// (`max_plies`).
 pub const DEFAULT_MAX_PLIES: u32 = 400;

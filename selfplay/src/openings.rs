@@ -123,11 +123,7 @@ impl Openings {
             }
             Openings::Balanced { plies, within_cp } => {
                 let mut rng = SplitMix64(seed ^ 0x6261_6c61_6e63_6564);
-                // A small table: the judging search is short and runs once per try.
-                let mut judge = Searcher::new(SearchConfig {
-                    hash_mib: 1,
-                    ..SearchConfig::default()
-                });
+                let mut judge = balance_judge();
                 let mut best: Option<(i32, G, String)> = None;
                 for _ in 0..BALANCE_TRIES {
                     let (pos, line, history) = random_line::<G>(&mut rng, *plies);
@@ -148,6 +144,15 @@ impl Openings {
             }
         }
     }
+}
+
+/// The searcher that scores a candidate balanced opening: the default engine with a small
+/// table (the search is short and runs once per try), cleared before each position.
+pub fn balance_judge() -> Searcher {
+    Searcher::new(SearchConfig {
+        hash_mib: 1,
+        ..SearchConfig::default()
+    })
 }
 
 /// `plies` random legal plies from the start, drawn again until the game is not over after
@@ -171,5 +176,75 @@ fn random_line<G: Game>(rng: &mut SplitMix64, plies: u32) -> (G, String, Vec<u64
         if line.len() == plies as usize && outcome(&pos, &history).is_none() {
             return (pos, line.join(" "), history);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use variantlab_engine::position::Position;
+    type Chess = Position<variantlab_engine::variants::Chess>;
+
+    #[test]
+    fn balanced_specs_parse_and_bad_ones_are_refused() {
+        assert_eq!(
+            Openings::parse::<Chess>("balanced-plies:6").unwrap(),
+            Openings::Balanced {
+                plies: 6,
+                within_cp: BALANCE_WITHIN_CP
+            }
+        );
+        assert_eq!(
+            Openings::parse::<Chess>("balanced-plies:4:50").unwrap(),
+            Openings::Balanced {
+                plies: 4,
+                within_cp: 50
+            }
+        );
+        for bad in [
+            "balanced-plies:x",
+            "balanced-plies:6:0",
+            "balanced-plies:6:-5",
+            "balanced-plies:300",
+        ] {
+            let err = Openings::parse::<Chess>(bad).unwrap_err().to_string();
+            assert!(err.contains("balanced-plies"), "{bad}: {err}");
+        }
+        assert!(plays_from_start("balanced-plies:6") && plays_from_start("random-plies:2"));
+        assert!(!plays_from_start("openings.txt"));
+    }
+
+    #[test]
+    fn balanced_openings_are_balanced_and_reproducible() {
+        let spec = Openings::Balanced {
+            plies: 6,
+            within_cp: 60,
+        };
+        let mut judge = balance_judge();
+        let mut redrawn = 0;
+        for pair in 0..12 {
+            let (pos, line) = spec.opening::<Chess>(pair, 1000 + pair);
+            assert_eq!(line.split_whitespace().count(), 6, "{line}");
+            let (again, line_again) = spec.opening::<Chess>(pair, 1000 + pair);
+            assert_eq!((again.hash(), &line_again), (pos.hash(), &line));
+            // Replayed from the start, the line gives the position, which the judging search
+            // scores within the bound.
+            let mut replay = Chess::start();
+            let mut history = Vec::new();
+            for m in line.split_whitespace() {
+                history.push(replay.hash());
+                replay.play_text(m).unwrap();
+            }
+            assert_eq!(replay.hash(), pos.hash());
+            judge.clear();
+            let score = judge
+                .search(&pos, &history, Limits::nodes(BALANCE_NODES))
+                .score;
+            assert!(score.abs() <= 60, "{line}: {score}");
+            let (plain, _) = Openings::RandomPlies(6).opening::<Chess>(pair, 1000 + pair);
+            redrawn += usize::from(plain.hash() != pos.hash());
+        }
+        // The filter is not a no-op: plain random lines differ from the kept ones.
+        assert!(redrawn > 0);
     }
 }

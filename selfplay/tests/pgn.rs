@@ -152,12 +152,12 @@ fn one_record_per_game_with_the_tags_of_its_row() {
         assert_eq!(rec.tag("Variant"), "Standard");
         assert!(rec
             .tag("Event")
-            .contains("chess random-plies:6, 200 nodes per move"));
+            .contains("chess balanced-plies:6, 200 nodes per move"));
         assert_eq!(rec.tag("Date").len(), 10);
         assert_eq!(
             rec.tag("FEN"),
             "",
-            "random-plies games start from the start"
+            "games from random plies start from the start"
         );
         let opening = row["opening"].split(' ').count();
         let plies: usize = row["plies"].parse().unwrap();

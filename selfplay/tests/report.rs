@@ -99,10 +99,9 @@ fn viewer_states_replay_the_recorded_games() {
         assert_eq!(games.len(), games_csv.lines().count() - 1);
         let run_json: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-        let random = run_json["openings"]
-            .as_str()
-            .unwrap()
-            .starts_with("random-plies:");
+        let openings = run_json["openings"].as_str().unwrap();
+        let random =
+            openings.starts_with("random-plies:") || openings.starts_with("balanced-plies:");
         let mut checked = 0;
         for g in games.iter().filter(|g| g.get("states").is_some()).take(12) {
             let states = decode_states(g).unwrap();
