@@ -105,6 +105,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn see(&self, _m: Move, _values: &[i32]) -> Option<i32> {
         None
     }
+    /// Whether [`Game::see`] of `m` is at least `threshold` (`None` where it is unknown): what
+    /// the search asks. A variant may answer it without the whole exchange when one capture
+    /// settles it.
+    fn see_at_least(&self, m: Move, values: &[i32], threshold: i32) -> Option<bool> {
+        self.see(m, values).map(|v| v >= threshold)
+    }
     /// Positional score in centipawns from the side to move's point of view (mobility,
     /// centralisation): a few cheap, documented terms on top of material.
     fn positional(&self) -> i32 {

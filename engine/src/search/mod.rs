@@ -1162,7 +1162,7 @@ impl Searcher {
         list.clear();
         for &m in moves.as_ref() {
             if pos.is_tactical(m) {
-                if see && pos.see(m, &self.values).is_some_and(|v| v < 0) {
+                if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
                     continue;
                 }
                 list.push((pos.tactical_order(m, &self.values) as i64, m));
@@ -1236,7 +1236,7 @@ impl Searcher {
                 if capture_history {
                     order += i64::from(self.capture_history[self.capture_index(pos, m)]) / 8;
                 }
-                if see && pos.see(m, &self.values).is_some_and(|v| v < 0) {
+                if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
                     // A losing capture: after every quiet move.
                     -(1 << 40) + order
                 } else {
@@ -1457,6 +1457,25 @@ mod tests {
         assert_eq!(see("4k3/8/2p5/8/8/8/8/3QK3 w - - 0 1", "d1d5"), Some(-900));
         // Castling and promotions are left to MVV-LVA.
         assert_eq!(see("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q"), None);
+        // The threshold form agrees with the exchange, with or without the shortcut of a
+        // victim worth at least its capturer.
+        for (text, mv) in [
+            ("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+            ("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"),
+            ("3qk3/8/8/3r4/8/8/3Q4/3RK3 w - - 0 1", "d2d5"),
+            ("3qk3/8/2p5/3r4/8/8/3N4/3RK3 w - - 0 1", "d2b3"),
+        ] {
+            let p = pos(text);
+            let m = p.parse_move(mv).unwrap();
+            let v = p.see(m, &VALUES);
+            for t in [-500, -1, 0, 1, 100, 400] {
+                assert_eq!(
+                    p.see_at_least(m, &VALUES, t),
+                    v.map(|v| v >= t),
+                    "{text} {mv} {t}"
+                );
+            }
+        }
     }
 
     #[test]

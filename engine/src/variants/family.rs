@@ -141,6 +141,22 @@ impl<V: Variant> Game for Position<V> {
             _ => self.piece_at(m.to()).map(|p| p.role.index()),
         }
     }
+    /// A capture of a piece worth at least the capturer wins at least their difference
+    /// whatever follows (the opponent may not recapture, and the capturer may stop after a
+    /// recapture): that settles a threshold of 0 without the exchange.
+    fn see_at_least(&self, m: Move, values: &[i32], threshold: i32) -> Option<bool> {
+        if m.kind() == MoveKind::Normal {
+            let value = |r: crate::Role| values.get(r.index()).copied().unwrap_or(0);
+            if let (Some(mover), Some(victim)) = (self.piece_at(m.from()), self.piece_at(m.to())) {
+                if value(victim.role) - value(mover.role) >= threshold
+                    && mover.role != V::rules().king
+                {
+                    return Some(true);
+                }
+            }
+        }
+        self.see(m, values).map(|v| v >= threshold)
+    }
     /// The swap algorithm on the attack tables: attackers of the target cell recomputed
     /// after each capture with the capturer's cell emptied, so riders behind it join in
     /// (x-rays). Pins are not considered; the royal piece recaptures only onto a cell the
