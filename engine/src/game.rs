@@ -85,6 +85,32 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// next (`16 * victim - attacker`, plus any promotion gain), with `values` indexed like
     /// [`Game::material_kinds`].
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32;
+    /// The material kind (an index into [`Game::material_kinds`]) of the piece that makes
+    /// the legal move `m` here (for a drop, the kind dropped), for the search's capture and
+    /// continuation histories; `None` where the variant does not say (the search then keys
+    /// its tables by the move's cells instead).
+    fn moving_kind(&self, _m: Move) -> Option<usize> {
+        None
+    }
+    /// The material kind of the piece the legal move `m` captures; `None` for a move that
+    /// captures nothing, or where the variant does not say.
+    fn captured_kind(&self, _m: Move) -> Option<usize> {
+        None
+    }
+    /// Static exchange evaluation of the legal move `m`: the material (by `values`, indexed
+    /// like [`Game::material_kinds`]) the side to move wins or loses when both sides then
+    /// recapture on the target cell, least valuable piece first, each free to stop; `None`
+    /// where the variant cannot tell cheaply (the search then orders by
+    /// [`Game::tactical_order`] alone and prunes nothing by it).
+    fn see(&self, _m: Move, _values: &[i32]) -> Option<i32> {
+        None
+    }
+    /// Whether [`Game::see`] of `m` is at least `threshold` (`None` where it is unknown): what
+    /// the search asks. A variant may answer it without the whole exchange when one capture
+    /// settles it.
+    fn see_at_least(&self, m: Move, values: &[i32], threshold: i32) -> Option<bool> {
+        self.see(m, values).map(|v| v >= threshold)
+    }
     /// Positional score in centipawns from the side to move's point of view (mobility,
     /// centralisation): a few cheap, documented terms on top of material.
     fn positional(&self) -> i32 {

@@ -722,7 +722,7 @@ pub fn run() -> Result<()> {
                 positional: true,
                 randomize,
                 seed,
-                disabled: 0,
+                disabled: variantlab_engine::search::Technique::DEFAULT_OFF,
                 eval: Default::default(),
             };
             inspect::search_command(

@@ -38,9 +38,14 @@ pub struct EngineConfig {
     pub randomize: Option<i32>,
     /// Search techniques switched off, by name (`null_move`, `reverse_futility`,
     /// `log_reductions`, `late_pruning`, `iterative_reduction`, `history_gravity`,
-    /// `aspiration`): how each technique is measured against the full search.
+    /// `aspiration`, `countermove`, `capture_history`, `continuation_history`): how each
+    /// technique is measured against the full search.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disable: Vec<String>,
+    /// Search techniques switched on that are off by default (built, but not accepted by
+    /// their SPRT: `Technique::DEFAULT_OFF`), by the same names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enable: Vec<String>,
     /// The evaluation: `"default"` (the variant's tuned weights where it has them, else the
     /// classic evaluation), `"classic"` (material plus the fixed mobility and centralisation
     /// terms), or the path of a weights file (`data/eval/<variant>.json`, what
@@ -139,6 +144,7 @@ impl EngineConfig {
                 ("hash_mib", self.hash_mib.is_some()),
                 ("randomize", self.randomize.is_some()),
                 ("disable", !self.disable.is_empty()),
+                ("enable", !self.enable.is_empty()),
                 ("eval", self.eval.is_some()),
             ];
             if let Some((field, _)) = builtin.iter().find(|f| f.1) {
@@ -196,20 +202,23 @@ impl EngineConfig {
             };
             values[i] = Some(v);
         }
-        let mut disabled = 0;
-        for name in &self.disable {
-            let Some(t) = variantlab_engine::search::Technique::from_name(name) else {
-                let known: Vec<&str> = variantlab_engine::search::Technique::ALL
-                    .iter()
-                    .map(|t| t.name())
-                    .collect();
-                bail!(
-                    "configuration {:?}: unknown technique {name:?} in \"disable\"; known: {}",
+        use variantlab_engine::search::Technique;
+        let technique = |name: &str, field: &str| {
+            Technique::from_name(name).ok_or_else(|| {
+                let known: Vec<&str> = Technique::ALL.iter().map(|t| t.name()).collect();
+                anyhow::anyhow!(
+                    "configuration {:?}: unknown technique {name:?} in \"{field}\"; known: {}",
                     self.name,
                     known.join(", ")
-                );
-            };
-            disabled |= t as u32;
+                )
+            })
+        };
+        let mut disabled = Technique::DEFAULT_OFF;
+        for name in &self.enable {
+            disabled &= !(technique(name, "enable")? as u32);
+        }
+        for name in &self.disable {
+            disabled |= technique(name, "disable")? as u32;
         }
         let eval = match self.eval.as_deref() {
             None | Some("default") => EvalChoice::Default,
@@ -279,4 +288,40 @@ pub fn piece_key(name: &str) -> String {
 pub fn piece_index(kinds: &[(&'static str, i32)], name: &str) -> Option<usize> {
     let key = piece_key(name);
     kinds.iter().position(|k| piece_key(k.0) == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use variantlab_engine::position::Position;
+    use variantlab_engine::search::Technique;
+    use variantlab_engine::variants::Chess;
+
+    fn disabled(json: &str) -> Result<u32> {
+        let c: EngineConfig = serde_json::from_str(json)?;
+        c.search_config::<Position<Chess>>(0).map(|s| s.disabled)
+    }
+
+    #[test]
+    fn enable_and_disable_set_technique_bits_over_the_default_set() {
+        assert_eq!(disabled("{}").unwrap(), Technique::DEFAULT_OFF);
+        let cm = Technique::CounterMove as u32;
+        let nm = Technique::NullMove as u32;
+        assert_eq!(
+            disabled(r#"{"disable": ["countermove", "null_move"]}"#).unwrap(),
+            Technique::DEFAULT_OFF | cm | nm
+        );
+        assert_eq!(
+            disabled(r#"{"enable": ["countermove"]}"#).unwrap(),
+            Technique::DEFAULT_OFF & !cm
+        );
+        // Both: "disable" wins.
+        assert_eq!(
+            disabled(r#"{"enable": ["countermove"], "disable": ["countermove"]}"#).unwrap(),
+            Technique::DEFAULT_OFF | cm
+        );
+        let e = disabled(r#"{"enable": ["countermoves"]}"#).unwrap_err();
+        assert!(e.to_string().contains("in \"enable\""), "{e}");
+        assert!(e.to_string().contains("continuation_history"), "{e}");
+    }
 }

@@ -88,7 +88,8 @@ pub struct SearchConfig {
     /// Seed of the root randomisation.
     pub seed: u64,
     /// Search techniques switched off (a set of [`Technique`] bits), so a build can be
-    /// compared with itself minus one technique; empty by default.
+    /// compared with itself minus one technique; [`Technique::DEFAULT_OFF`] by default (the
+    /// techniques that are built but did not pass their SPRT).
     pub disabled: u32,
     /// The evaluation: the variant's tuned default, the classic one, or weights from a file.
     pub eval: EvalChoice,
@@ -143,11 +144,24 @@ pub enum Technique {
     HistoryGravity = 32,
     /// Aspiration windows at the root.
     Aspiration = 64,
+    /// Countermoves: the quiet move that last refuted the previous move is tried right after
+    /// the killers.
+    CounterMove = 128,
+    /// Capture history: a history of captures by moving kind, target cell and captured
+    /// kind, added to the MVV-LVA order of captures.
+    CaptureHistory = 256,
+    /// Continuation history: the history of a quiet move given the moves one and two plies
+    /// before, in the order of quiet moves and in the reductions.
+    ContinuationHistory = 512,
+    /// Static exchange evaluation ([`Game::see`], where the variant has it): captures that
+    /// lose material are ordered after the quiet moves and left out of the quiescence
+    /// search.
+    See = 1024,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 7] = [
+    pub const ALL: [Technique; 11] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -155,7 +169,18 @@ impl Technique {
         Technique::IterativeReduction,
         Technique::HistoryGravity,
         Technique::Aspiration,
+        Technique::CounterMove,
+        Technique::CaptureHistory,
+        Technique::ContinuationHistory,
+        Technique::See,
     ];
+
+    /// The techniques that are built but off unless a configuration enables them
+    /// (`"enable": [...]`): those whose SPRT against the full search did not accept them
+    /// (`docs/search.md`).
+    pub const DEFAULT_OFF: u32 = Technique::CounterMove as u32
+        | Technique::CaptureHistory as u32
+        | Technique::ContinuationHistory as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -167,6 +192,10 @@ impl Technique {
             Technique::IterativeReduction => "iterative_reduction",
             Technique::HistoryGravity => "history_gravity",
             Technique::Aspiration => "aspiration",
+            Technique::CounterMove => "countermove",
+            Technique::CaptureHistory => "capture_history",
+            Technique::ContinuationHistory => "continuation_history",
+            Technique::See => "see",
         }
     }
 
@@ -184,7 +213,7 @@ impl Default for SearchConfig {
             positional: true,
             randomize: 0,
             seed: 0,
-            disabled: 0,
+            disabled: Technique::DEFAULT_OFF,
             eval: EvalChoice::Default,
         }
     }
@@ -228,6 +257,22 @@ pub struct Searcher {
     tt: TranspositionTable,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    /// The quiet move that last refuted each move (indexed like the history).
+    counters: Vec<Move>,
+    /// Capture history: [`PIECE_KEYS`] piece keys of the capturing move times
+    /// [`CAPTURED_SLOTS`] captured kinds.
+    capture_history: Box<[i16]>,
+    /// Continuation histories one and two plies back: the piece key of the earlier move
+    /// times the piece key of this one, [`PIECE_KEYS`]² each.
+    continuation: [Box<[i16]>; 2],
+    /// The move played at each ply of the current line (`NO_MOVE` for a null move) and its
+    /// piece key (`NO_KEY`), for countermoves and continuation history.
+    line_moves: Vec<Move>,
+    line_keys: Vec<u16>,
+    /// How piece keys are made for the variant searched: kinds times cells when that fits
+    /// in [`PIECE_KEYS`], else hashed.
+    key_cells: usize,
+    key_dense: bool,
     values: [i32; MAX_KINDS],
     path: Vec<u64>,
     nodes: u64,
@@ -264,6 +309,18 @@ struct Node {
 
 /// History table size: (from, to) hashed into 2^16 counters.
 const HISTORY: usize = 1 << 16;
+
+/// Piece keys (moving kind and target cell, folded): the index of the capture and
+/// continuation histories. 1024 holds every chess-sized board's kinds times cells exactly;
+/// larger boards (Gateway's 180 cells, Dai Mitregi's 256) are hashed into it.
+const PIECE_KEYS: usize = 1 << 10;
+
+/// Captured-kind slots of the capture history: every kind, and one for "none" (a promotion
+/// that captures nothing, a variant that does not say).
+const CAPTURED_SLOTS: usize = MAX_KINDS + 1;
+
+/// No piece key (a null move, the root's missing predecessor).
+const NO_KEY: u16 = u16::MAX;
 
 /// History scores stay within ±this (the "gravity" update pulls towards zero as they grow).
 const HISTORY_MAX: i32 = 1 << 14;
@@ -311,6 +368,16 @@ impl Searcher {
             config,
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
             history: vec![0; HISTORY],
+            counters: vec![Move::default(); HISTORY],
+            capture_history: vec![0; PIECE_KEYS * CAPTURED_SLOTS].into_boxed_slice(),
+            continuation: [
+                vec![0; PIECE_KEYS * PIECE_KEYS].into_boxed_slice(),
+                vec![0; PIECE_KEYS * PIECE_KEYS].into_boxed_slice(),
+            ],
+            line_moves: vec![Move::default(); MAX_PLY + 2],
+            line_keys: vec![NO_KEY; MAX_PLY + 2],
+            key_cells: 0,
+            key_dense: false,
             values: [0; MAX_KINDS],
             path: Vec::with_capacity(1024),
             nodes: 0,
@@ -339,6 +406,93 @@ impl Searcher {
             .iter_mut()
             .for_each(|k| *k = [Move::default(); 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.counters.iter_mut().for_each(|c| *c = Move::default());
+        self.capture_history.iter_mut().for_each(|h| *h = 0);
+        for t in &mut self.continuation {
+            t.iter_mut().for_each(|h| *h = 0);
+        }
+    }
+
+    /// The piece key of `m` at `pos`: its moving kind and target cell, dense where the
+    /// variant's kinds times cells fit in [`PIECE_KEYS`], hashed otherwise (and from the
+    /// move's cells where the variant does not report kinds).
+    #[inline]
+    fn piece_key<G: Game>(&self, pos: &G, m: Move) -> u16 {
+        let to = m.to().0 as usize;
+        let raw = match pos.moving_kind(m) {
+            Some(k) if self.key_dense && to < self.key_cells => {
+                return (k * self.key_cells + to) as u16
+            }
+            Some(k) => (k + 1) << 10 | to,
+            None => (MAX_KINDS + 1 + m.from().0 as usize) << 10 | to,
+        };
+        ((raw as u32).wrapping_mul(0x9e37_79b1) >> (32 - PIECE_KEYS.trailing_zeros())) as u16
+    }
+
+    /// Index of a tactical move in the capture history.
+    #[inline]
+    fn capture_index<G: Game>(&self, pos: &G, m: Move) -> usize {
+        let captured = pos
+            .captured_kind(m)
+            .map_or(MAX_KINDS, |k| k.min(MAX_KINDS - 1));
+        self.piece_key(pos, m) as usize * CAPTURED_SLOTS + captured
+    }
+
+    /// The piece keys of the moves one and two plies before `ply` (`NO_KEY` where none).
+    #[inline]
+    fn continuation_context(&self, ply: u32) -> [u16; 2] {
+        let p = ply as usize;
+        [
+            if p >= 1 {
+                self.line_keys[p - 1]
+            } else {
+                NO_KEY
+            },
+            if p >= 2 {
+                self.line_keys[p - 2]
+            } else {
+                NO_KEY
+            },
+        ]
+    }
+
+    /// The continuation-history score of a quiet move with piece key `key` after the
+    /// moves of `context`.
+    #[inline]
+    fn continuation_score(&self, context: [u16; 2], key: u16) -> i32 {
+        let mut sum = 0;
+        for (table, &c) in self.continuation.iter().zip(&context) {
+            if c != NO_KEY {
+                sum += i32::from(table[c as usize * PIECE_KEYS + key as usize]);
+            }
+        }
+        sum
+    }
+
+    /// Applies `bonus` (with gravity) to the continuation histories of key `key`.
+    fn update_continuation(&mut self, context: [u16; 2], key: u16, bonus: i32) {
+        for (table, &c) in self.continuation.iter_mut().zip(&context) {
+            if c != NO_KEY {
+                let h = &mut table[c as usize * PIECE_KEYS + key as usize];
+                let mut v = i32::from(*h);
+                update_history(&mut v, bonus);
+                *h = v as i16;
+            }
+        }
+    }
+
+    /// The countermove stored against the move played before `ply`, if any.
+    #[inline]
+    fn countermove(&self, ply: u32) -> Option<Move> {
+        if ply == 0 || !self.on(Technique::CounterMove) {
+            return None;
+        }
+        let prev = self.line_moves[ply as usize - 1];
+        if prev == Move::default() {
+            return None;
+        }
+        let c = self.counters[history_index(prev)];
+        (c != Move::default()).then_some(c)
     }
 
     /// Whether a technique is on.
@@ -442,6 +596,8 @@ impl Searcher {
                 .unwrap_or(0);
         }
         self.prepare_evaluator(pos);
+        self.key_cells = pos.eval_cells();
+        self.key_dense = self.key_cells > 0 && defaults.len() * self.key_cells <= PIECE_KEYS;
         self.path.clear();
         self.path.extend_from_slice(history);
 
@@ -560,6 +716,8 @@ impl Searcher {
         self.path.push(pos.hash());
         for (i, &m) in ordered.iter().enumerate() {
             let bonus = self.jitter(m);
+            self.line_moves[0] = m;
+            self.line_keys[0] = self.piece_key(pos, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let ext = u32::from(child.in_check());
@@ -726,6 +884,8 @@ impl Searcher {
                 if let Some(null) = pos.null_move() {
                     let r = 3 + depth / 4 + ((eval - beta) / 200).clamp(0, 2) as u32;
                     self.null_at[p + 1] = true;
+                    self.line_moves[p] = Move::default();
+                    self.line_keys[p] = NO_KEY;
                     self.path.push(key);
                     let score = -self.negamax(
                         &null,
@@ -799,10 +959,17 @@ impl Searcher {
         let mut best_move = None;
         let original_alpha = alpha;
         let mut quiets_tried: usize = 0;
-        let mut quiets: [Move; 64] = [Move::default(); 64];
+        let mut quiets: [(Move, u16); 64] = [(Move::default(), NO_KEY); 64];
+        let mut captures_tried: usize = 0;
+        let mut captures: [usize; 32] = [0; 32];
         let killers = self.killers[ply as usize];
+        let continuation = self.on(Technique::ContinuationHistory);
+        let context = self.continuation_context(ply);
         for (i, &(_, m)) in list.iter().enumerate() {
             let tactical = pos.is_tactical(m);
+            let piece_key = self.piece_key(pos, m);
+            self.line_moves[ply as usize] = m;
+            self.line_keys[ply as usize] = piece_key;
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.in_check();
@@ -848,8 +1015,15 @@ impl Searcher {
                     if m == killers[0] || m == killers[1] {
                         r -= 1;
                     }
-                    if self.on(Technique::HistoryGravity) {
-                        r -= self.history[history_index(m)] / (HISTORY_MAX / 2);
+                    let history = if self.on(Technique::HistoryGravity) {
+                        self.history[history_index(m)]
+                    } else {
+                        0
+                    };
+                    if continuation {
+                        r -= (history + self.continuation_score(context, piece_key)) / HISTORY_MAX;
+                    } else {
+                        r -= history / (HISTORY_MAX / 2);
                     }
                     r = r.clamp(0, new_depth as i32 - 1);
                 }
@@ -877,23 +1051,53 @@ impl Searcher {
                     line.push(m);
                     line.extend_from_slice(&tail[0]);
                     if alpha >= beta {
+                        let bonus = (depth * depth) as i32 * 16;
                         if !tactical {
                             let k = &mut self.killers[ply as usize];
                             if k[0] != m {
                                 k[1] = k[0];
                                 k[0] = m;
                             }
+                            // Countermove: this move refuted the one before it.
+                            if ply >= 1 && self.on(Technique::CounterMove) {
+                                let prev = self.line_moves[ply as usize - 1];
+                                if prev != Move::default() {
+                                    self.counters[history_index(prev)] = m;
+                                }
+                            }
                             // History with gravity: the cut move gains, the quiet moves
                             // tried before it lose.
                             if self.on(Technique::HistoryGravity) {
-                                let bonus = (depth * depth) as i32 * 16;
                                 update_history(&mut self.history[history_index(m)], bonus);
-                                for &q in &quiets[..quiets_tried.min(64)] {
+                                for &(q, _) in &quiets[..quiets_tried.min(64)] {
                                     update_history(&mut self.history[history_index(q)], -bonus);
                                 }
                             } else {
                                 let h = &mut self.history[history_index(m)];
                                 *h = (*h + (depth * depth) as i32).min(1 << 20);
+                            }
+                            // The same, given the moves one and two plies before.
+                            if continuation {
+                                self.update_continuation(context, piece_key, bonus);
+                                for &(_, q) in &quiets[..quiets_tried.min(64)] {
+                                    self.update_continuation(context, q, -bonus);
+                                }
+                            }
+                        }
+                        // Capture history: a capture that cut gains; the captures tried
+                        // before the cut move lose.
+                        if self.on(Technique::CaptureHistory) {
+                            if tactical {
+                                let h = &mut self.capture_history[self.capture_index(pos, m)];
+                                let mut v = i32::from(*h);
+                                update_history(&mut v, bonus);
+                                *h = v as i16;
+                            }
+                            for &c in &captures[..captures_tried.min(32)] {
+                                let h = &mut self.capture_history[c];
+                                let mut v = i32::from(*h);
+                                update_history(&mut v, -bonus);
+                                *h = v as i16;
                             }
                         }
                         break;
@@ -902,9 +1106,14 @@ impl Searcher {
             }
             if !tactical {
                 if quiets_tried < 64 {
-                    quiets[quiets_tried] = m;
+                    quiets[quiets_tried] = (m, piece_key);
                 }
                 quiets_tried += 1;
+            } else {
+                if captures_tried < 32 {
+                    captures[captures_tried] = self.capture_index(pos, m);
+                }
+                captures_tried += 1;
             }
         }
         self.path.pop();
@@ -951,11 +1160,15 @@ impl Searcher {
             best = stand;
         }
         // In check every evasion is searched; otherwise only material-changing moves, most
-        // valuable victim first.
+        // valuable victim first, less those that lose material by exchange.
+        let see = !in_check && self.on(Technique::See);
         let mut list = std::mem::take(&mut self.scratch[ply as usize]);
         list.clear();
         for &m in moves.as_ref() {
             if pos.is_tactical(m) {
+                if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
+                    continue;
+                }
                 list.push((pos.tactical_order(m, &self.values) as i64, m));
             } else if in_check {
                 list.push((i64::MIN, m));
@@ -997,7 +1210,9 @@ impl Searcher {
         best
     }
 
-    /// Orders moves: TT move, winning-first captures (MVV-LVA), killers, then history. The
+    /// Orders moves: TT move, captures (MVV-LVA plus capture history), killers, the
+    /// countermove, quiet moves by history plus continuation history, then the captures that
+    /// lose material by static exchange. The
     /// list is this ply's scratch buffer (allocated once, reused), which the caller puts back.
     fn ordered<G: Game>(
         &mut self,
@@ -1007,19 +1222,42 @@ impl Searcher {
         ply: u32,
     ) -> Vec<(i64, Move)> {
         let killers = self.killers[ply as usize];
+        let counter = self.countermove(ply);
+        let capture_history = self.on(Technique::CaptureHistory);
+        let see = self.on(Technique::See);
+        let context = if self.on(Technique::ContinuationHistory) {
+            self.continuation_context(ply)
+        } else {
+            [NO_KEY; 2]
+        };
         let mut list = std::mem::take(&mut self.scratch[ply as usize]);
         list.clear();
         for &m in moves {
             let key = if Some(m) == tt_move {
                 i64::MAX
             } else if pos.is_tactical(m) {
-                (1 << 40) + pos.tactical_order(m, &self.values) as i64
+                let mut order = pos.tactical_order(m, &self.values) as i64;
+                if capture_history {
+                    order += i64::from(self.capture_history[self.capture_index(pos, m)]) / 8;
+                }
+                if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
+                    // A losing capture: after every quiet move.
+                    -(1 << 40) + order
+                } else {
+                    (1 << 40) + order
+                }
             } else if m == killers[0] {
                 1 << 39
             } else if m == killers[1] {
                 (1 << 39) - 1
+            } else if Some(m) == counter {
+                (1 << 39) - 2
             } else {
-                self.history[history_index(m)] as i64
+                let mut h = self.history[history_index(m)] as i64;
+                if context != [NO_KEY; 2] {
+                    h += i64::from(self.continuation_score(context, self.piece_key(pos, m)));
+                }
+                h
             };
             list.push((key, m));
         }
@@ -1027,5 +1265,258 @@ impl Searcher {
         // position and the search state.
         list.sort_by_key(|e| std::cmp::Reverse(e.0));
         list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::variants::Chess;
+
+    type P = Position<Chess>;
+
+    fn pos(text: &str) -> P {
+        P::from_text(text).unwrap()
+    }
+
+    /// Every technique on, those off by default included.
+    fn all_on() -> SearchConfig {
+        SearchConfig {
+            disabled: 0,
+            ..SearchConfig::default()
+        }
+    }
+
+    /// A searcher prepared for `p` (values, evaluator, piece keys) with empty tables.
+    fn prepared(p: &P, config: SearchConfig) -> Searcher {
+        let mut s = Searcher::new(config);
+        s.search(p, &[], Limits::depth(1));
+        s.clear();
+        s
+    }
+
+    /// Searches `p` as the node at ply 1 after `prev` (a move of the other side), with a
+    /// null window at `beta`.
+    fn search_after(s: &mut Searcher, p: &P, prev: Move, prev_key: u16, depth: u32, beta: i32) {
+        s.line_moves[0] = prev;
+        s.line_keys[0] = prev_key;
+        s.negamax(p, depth, beta - 1, beta, 1);
+    }
+
+    // White mates with the quiet move Rb1-b8 after Black's last move (a7-a6 here).
+    const BACK_RANK: &str = "6k1/5ppp/p7/8/8/8/8/1R4K1 w - - 0 1";
+    const BEFORE: &str = "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1";
+
+    #[test]
+    fn a_quiet_refutation_becomes_the_countermove_of_the_move_before() {
+        let p = pos(BACK_RANK);
+        let mut s = prepared(&p, all_on());
+        let before = pos(BEFORE);
+        let prev = before.parse_move("a7a6").unwrap();
+        let key = s.piece_key(&before, prev);
+        assert_eq!(s.countermove(1), None);
+        search_after(&mut s, &p, prev, key, 2, 5000);
+        let mate = p.parse_move("b1b8").unwrap();
+        assert_eq!(s.counters[history_index(prev)], mate);
+        assert_eq!(s.countermove(1), Some(mate));
+        // Ordered after the killers: with no table move and no captures, right behind the
+        // killer of its ply.
+        let mut moves = <P as Game>::Moves::default();
+        p.legal_moves(&mut moves);
+        s.killers[1] = [Move::default(); 2];
+        let list = s.ordered(&p, moves.as_ref(), None, 1);
+        assert_eq!(list[0].1, mate);
+        assert_eq!(list[0].0, (1 << 39) - 2);
+        s.scratch[1] = list;
+        // Switched off, nothing is recorded or used.
+        let mut off = prepared(
+            &p,
+            SearchConfig {
+                disabled: Technique::CounterMove as u32,
+                ..SearchConfig::default()
+            },
+        );
+        search_after(&mut off, &p, prev, key, 2, 5000);
+        assert_eq!(off.counters[history_index(prev)], Move::default());
+        assert_eq!(off.countermove(1), None);
+    }
+
+    #[test]
+    fn a_quiet_cut_move_gains_continuation_history_and_the_earlier_quiets_lose() {
+        let p = pos(BACK_RANK);
+        let mut s = prepared(&p, all_on());
+        let before = pos(BEFORE);
+        let prev = before.parse_move("a7a6").unwrap();
+        let key = s.piece_key(&before, prev);
+        // A killer tried first that does not cut (a king move), so it is a quiet tried
+        // before the cut.
+        let king = p.parse_move("g1f1").unwrap();
+        s.killers[1] = [king, Move::default()];
+        search_after(&mut s, &p, prev, key, 2, 5000);
+        let mate = p.parse_move("b1b8").unwrap();
+        let cont = |s: &Searcher, m: Move| {
+            s.continuation[0][key as usize * PIECE_KEYS + s.piece_key(&p, m) as usize]
+        };
+        assert!(cont(&s, mate) > 0, "{}", cont(&s, mate));
+        assert!(cont(&s, king) < 0, "{}", cont(&s, king));
+        // Two plies back there was no move (the root's predecessor): that table is untouched.
+        assert!(s.continuation[1].iter().all(|&h| h == 0));
+        assert!(s.continuation_score([key, NO_KEY], s.piece_key(&p, mate)) > 0);
+    }
+
+    #[test]
+    fn chess_piece_keys_are_dense_and_distinct() {
+        let p = P::start();
+        let s = prepared(&p, all_on());
+        assert!(s.key_dense);
+        let mut moves = <P as Game>::Moves::default();
+        p.legal_moves(&mut moves);
+        let mut keys: Vec<u16> = moves.as_ref().iter().map(|&m| s.piece_key(&p, m)).collect();
+        assert!(keys.iter().all(|&k| (k as usize) < 6 * 64));
+        keys.sort_unstable();
+        keys.dedup();
+        // 20 moves; the two knight moves to no common cell, so every (kind, cell) differs.
+        assert_eq!(keys.len(), 20);
+    }
+
+    #[test]
+    fn a_capture_that_cuts_gains_capture_history_which_then_orders_equal_captures() {
+        // The rook takes the queen and the score clears beta (the static evaluation does
+        // not, so nothing is pruned before the move loop).
+        let p = pos("4k3/8/8/3q4/8/8/8/R2RK3 w - - 0 1");
+        let mut s = prepared(&p, all_on());
+        let take = p.parse_move("d1d5").unwrap();
+        s.negamax(&p, 1, 599, 600, 1);
+        let i = s.capture_index(&p, take);
+        assert!(s.capture_history[i] > 0, "{}", s.capture_history[i]);
+        // Two pawn captures of equal MVV-LVA: a bonus for the second puts it first.
+        let p = pos("4k3/8/8/2p1p3/3P4/8/8/4K3 w - - 0 1");
+        let mut s = prepared(&p, all_on());
+        let mut moves = <P as Game>::Moves::default();
+        p.legal_moves(&mut moves);
+        let order = |s: &mut Searcher| {
+            let list = s.ordered(&p, moves.as_ref(), None, 1);
+            let first = p.move_text(list[0].1);
+            s.scratch[1] = list;
+            first
+        };
+        let (a, b) = (p.parse_move("d4c5").unwrap(), p.parse_move("d4e5").unwrap());
+        let first = order(&mut s);
+        let other = if first == "d4c5" { b } else { a };
+        let i = s.capture_index(&p, other);
+        s.capture_history[i] = 4000;
+        assert_eq!(order(&mut s), p.move_text(other));
+        // Switched off, the history is ignored.
+        s.config.disabled = Technique::CaptureHistory as u32;
+        assert_eq!(order(&mut s), first);
+    }
+
+    #[test]
+    fn a_capture_tried_before_the_cut_move_loses_capture_history() {
+        // The queen's capture of a pawn is tried first and does not reach beta; the quiet
+        // mate Ra8 then cuts.
+        let p = pos("6k1/5ppp/8/3p4/8/8/8/R2QK3 w - - 0 1");
+        let mut s = prepared(&p, all_on());
+        let take = p.parse_move("d1d5").unwrap();
+        let score = s.negamax(&p, 1, 4999, 5000, 1);
+        assert!(score >= MATE_BOUND, "{score}");
+        let i = s.capture_index(&p, take);
+        assert!(s.capture_history[i] < 0, "{}", s.capture_history[i]);
+    }
+
+    fn see(text: &str, mv: &str) -> Option<i32> {
+        let p = pos(text);
+        p.see(p.parse_move(mv).unwrap(), &VALUES)
+    }
+
+    /// Round values for the exchange tests: pawn, knight, bishop, rook, queen, king.
+    const VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
+
+    #[test]
+    fn static_exchange_evaluation_in_chess() {
+        let kinds: Vec<&str> = P::start().material_kinds().iter().map(|k| k.0).collect();
+        assert_eq!(kinds, ["pawn", "knight", "bishop", "rook", "queen", "king"]);
+        // A free pawn, and the same pawn defended by another: the queen is lost for it.
+        assert_eq!(see("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"), Some(100));
+        assert_eq!(
+            see("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+            Some(-800)
+        );
+        // A rook takes a pawn defended by a rook: alone it loses the exchange; with a second
+        // rook behind it (an x-ray) the pawn is won.
+        assert_eq!(
+            see("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5"),
+            Some(-400)
+        );
+        assert_eq!(
+            see("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"),
+            Some(100)
+        );
+        // The king may take back only where nothing takes it in turn.
+        assert_eq!(see("4k3/3p4/8/8/8/8/3Q4/4K3 w - - 0 1", "d2d7"), Some(-800));
+        assert_eq!(see("4k3/3p4/8/8/8/8/3Q4/3RK3 w - - 0 1", "d2d7"), Some(100));
+        // En passant wins the pawn; a quiet move to an attacked cell loses the mover.
+        assert_eq!(see("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), Some(100));
+        assert_eq!(see("4k3/8/2p5/8/8/8/8/3QK3 w - - 0 1", "d1d5"), Some(-900));
+        // Castling and promotions are left to MVV-LVA.
+        assert_eq!(see("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q"), None);
+        // The threshold form agrees with the exchange, with or without the shortcut of a
+        // victim worth at least its capturer.
+        for (text, mv) in [
+            ("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"),
+            ("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5"),
+            ("3qk3/8/8/3r4/8/8/3Q4/3RK3 w - - 0 1", "d2d5"),
+            ("3qk3/8/2p5/3r4/8/8/3N4/3RK3 w - - 0 1", "d2b3"),
+        ] {
+            let p = pos(text);
+            let m = p.parse_move(mv).unwrap();
+            let v = p.see(m, &VALUES);
+            for t in [-500, -1, 0, 1, 100, 400] {
+                assert_eq!(
+                    p.see_at_least(m, &VALUES, t),
+                    v.map(|v| v >= t),
+                    "{text} {mv} {t}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn losing_captures_go_last_and_leave_the_quiescence_search() {
+        let p = pos("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1");
+        let mut s = prepared(&p, all_on());
+        let mut moves = <P as Game>::Moves::default();
+        p.legal_moves(&mut moves);
+        let list = s.ordered(&p, moves.as_ref(), None, 1);
+        let last = list.last().unwrap().1;
+        s.scratch[1] = list;
+        assert_eq!(p.move_text(last), "d1d5");
+        let quiescence_nodes = |disabled: u32| {
+            let mut s = prepared(
+                &p,
+                SearchConfig {
+                    disabled,
+                    ..SearchConfig::default()
+                },
+            );
+            s.nodes = 0;
+            s.quiesce(&p, -MATE, MATE, 1);
+            s.nodes
+        };
+        // With SEE the losing capture is not searched: the stand-pat node alone.
+        assert_eq!(quiescence_nodes(0), 1);
+        assert!(quiescence_nodes(Technique::See as u32) > 1);
+    }
+
+    #[test]
+    fn technique_names_round_trip() {
+        for t in Technique::ALL {
+            assert_eq!(Technique::from_name(t.name()), Some(t));
+        }
+        assert_eq!(
+            Technique::from_name("continuation_history"),
+            Some(Technique::ContinuationHistory)
+        );
     }
 }

@@ -1195,6 +1195,21 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         // A drop lands on an empty cell, so it is never a capture.
         m.kind() == MoveKind::Promotion || self.board[m.to().index()] != 0
     }
+    fn moving_kind(&self, m: Move) -> Option<usize> {
+        if m.kind() == MoveKind::Drop {
+            return Some(m.role().index());
+        }
+        match self.board[m.from().index()] {
+            0 => None,
+            c => Some(Self::kind_of(c)),
+        }
+    }
+    fn captured_kind(&self, m: Move) -> Option<usize> {
+        match self.board[m.to().index()] {
+            0 => None,
+            c => Some(Self::kind_of(c)),
+        }
+    }
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
         if m.kind() == MoveKind::Drop {
             return -Self::kind_value(values, m.role().index());

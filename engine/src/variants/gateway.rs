@@ -1284,6 +1284,22 @@ impl Game for Gateway {
         }
     }
 
+    /// The Quantum King's moves (to a row, or its transformation) are its kind's.
+    fn moving_kind(&self, m: Move) -> Option<usize> {
+        match m.kind() {
+            MoveKind::Special1 | MoveKind::Special2 => Some(NROLES),
+            _ => Piece::from_code(self.board[m.from().index()]).map(|p| p.role.index()),
+        }
+    }
+
+    /// A row capture of the Quantum King names no single victim.
+    fn captured_kind(&self, m: Move) -> Option<usize> {
+        match m.kind() {
+            MoveKind::Special1 | MoveKind::Special2 => None,
+            _ => Piece::from_code(self.board[m.to().index()]).map(|p| p.role.index()),
+        }
+    }
+
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
         let value = |r: usize| values.get(r).copied().unwrap_or(0);
         let role_at = |sq: usize| Piece::from_code(self.board[sq]).map(|p| p.role.index());
