@@ -165,7 +165,7 @@ fn repetition_is_a_draw_even_at_depth_one() {
     // depth left, and the repetition must still count as a draw, so White plays another move.
     let start = Position::<Chess>::from_text("7k/8/8/8/8/8/8/1Q4K1 w - - 10 40").unwrap();
     let first = best(&start, Limits::depth(1));
-    let mut p = start.clone();
+    let mut p = start;
     let mut history = Vec::new();
     let back = format!("{}{}", &first[2..4], &first[0..2]);
     for text in [first.as_str(), "h8g8", back.as_str(), "g8h8"] {
