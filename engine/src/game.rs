@@ -221,6 +221,15 @@ pub fn outcome<G: Game>(pos: &G, history: &[u64]) -> Option<Outcome> {
     None
 }
 
+/// A legal move of `pos` drawn uniformly with one draw of `rng`, or `None` (and no draw) when
+/// there is none: the random plies of openings, bench positions, odds games and tests.
+pub fn random_move<G: Game>(pos: &G, rng: &mut crate::zobrist::SplitMix64) -> Option<Move> {
+    let mut moves = G::Moves::default();
+    pos.legal_moves(&mut moves);
+    let list = moves.as_ref();
+    (!list.is_empty()).then(|| list[(rng.next() % list.len() as u64) as usize])
+}
+
 /// How many earlier positions equal `pos` (same hash, same side to move), looking back only
 /// as far as the last irreversible move.
 pub fn repetitions<G: Game>(pos: &G, history: &[u64]) -> usize {

@@ -2,7 +2,6 @@
 //! mirrored correctly for Black, and weights files round-trip and are checked.
 
 use variantlab_engine::eval::{EvalWeights, Evaluator, FeatureRecorder, Layout, Provenance};
-use variantlab_engine::moves::MoveBuf;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Color, Game, VariantKind};
 
@@ -25,12 +24,9 @@ fn random_game<G: Game>(seed: u64, plies: usize) -> Vec<G> {
     let mut pos = G::start();
     let mut out = vec![pos.clone()];
     for _ in 0..plies {
-        let mut moves = G::Moves::default();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let Some(m) = variantlab_engine::game::random_move(&pos, &mut rng) else {
             break;
-        }
-        let m = moves.as_ref()[(rng.next() % moves.len() as u64) as usize];
+        };
         pos.play_unchecked(m);
         out.push(pos.clone());
     }

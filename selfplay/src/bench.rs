@@ -11,7 +11,6 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::time::Instant;
 use variantlab_engine::game::Game;
-use variantlab_engine::moves::MoveBuf;
 use variantlab_engine::perft::perft;
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};
 use variantlab_engine::zobrist::SplitMix64;
@@ -67,12 +66,10 @@ pub fn positions<G: Game>(extras: &[&str]) -> Vec<G> {
     for target in [8, 16, 24, 32] {
         let mut pos = G::start();
         for _ in 0..target {
-            let mut moves = G::Moves::default();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
+            let Some(m) = variantlab_engine::game::random_move(&pos, &mut rng) else {
                 break;
-            }
-            pos.play_unchecked(moves.as_ref()[(rng.next() % moves.len() as u64) as usize]);
+            };
+            pos.play_unchecked(m);
         }
         out.push(pos);
     }

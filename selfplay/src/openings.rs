@@ -9,7 +9,7 @@
 //! random lines that a 2000-node search scores within ±100 centipawns.
 
 use anyhow::{bail, Context, Result};
-use variantlab_engine::game::{outcome, Game};
+use variantlab_engine::game::{outcome, random_move, Game};
 use variantlab_engine::moves::MoveBuf;
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};
 use variantlab_engine::zobrist::SplitMix64;
@@ -163,12 +163,9 @@ fn random_line<G: Game>(rng: &mut SplitMix64, plies: u32) -> (G, String, Vec<u64
         let mut line = Vec::new();
         let mut history = Vec::new();
         for _ in 0..plies {
-            let mut moves = G::Moves::default();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
+            let Some(m) = random_move(&pos, rng) else {
                 break;
-            }
-            let m = moves.as_ref()[(rng.next() % moves.len() as u64) as usize];
+            };
             line.push(pos.move_text(m));
             history.push(pos.hash());
             pos.play_unchecked(m);

@@ -209,13 +209,10 @@ fn random_plies<G: Game>(base: G, openings: &Openings, seed: u64) -> G {
             let mut rng = variantlab_engine::zobrist::SplitMix64(seed);
             let mut pos = base;
             for _ in 0..*p {
-                let mut moves = G::Moves::default();
-                pos.legal_moves(&mut moves);
-                if variantlab_engine::moves::MoveBuf::is_empty(&moves) {
+                let Some(m) = variantlab_engine::game::random_move(&pos, &mut rng) else {
                     break;
-                }
-                let list = moves.as_ref();
-                pos.play_unchecked(list[(rng.next() % list.len() as u64) as usize]);
+                };
+                pos.play_unchecked(m);
             }
             pos
         }

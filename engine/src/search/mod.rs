@@ -355,6 +355,13 @@ fn update_history(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
+/// [`update_history`] on a 16-bit table entry (the capture and continuation histories).
+fn update_history_i16(h: &mut i16, bonus: i32) {
+    let mut v = i32::from(*h);
+    update_history(&mut v, bonus);
+    *h = v as i16;
+}
+
 #[inline]
 fn history_index(m: Move) -> usize {
     ((m.from().0 as usize) << 8 ^ m.to().0 as usize ^ (m.role().0 as usize) << 4) & (HISTORY - 1)
@@ -473,10 +480,7 @@ impl Searcher {
     fn update_continuation(&mut self, context: [u16; 2], key: u16, bonus: i32) {
         for (table, &c) in self.continuation.iter_mut().zip(&context) {
             if c != NO_KEY {
-                let h = &mut table[c as usize * PIECE_KEYS + key as usize];
-                let mut v = i32::from(*h);
-                update_history(&mut v, bonus);
-                *h = v as i16;
+                update_history_i16(&mut table[c as usize * PIECE_KEYS + key as usize], bonus);
             }
         }
     }
@@ -717,7 +721,11 @@ impl Searcher {
         for (i, &m) in ordered.iter().enumerate() {
             let bonus = self.jitter(m);
             self.line_moves[0] = m;
-            self.line_keys[0] = self.piece_key(pos, m);
+            self.line_keys[0] = if self.on(Technique::ContinuationHistory) {
+                self.piece_key(pos, m)
+            } else {
+                NO_KEY
+            };
             let mut child = pos.clone();
             child.play_unchecked(m);
             let ext = u32::from(child.in_check());
@@ -964,10 +972,16 @@ impl Searcher {
         let mut captures: [usize; 32] = [0; 32];
         let killers = self.killers[ply as usize];
         let continuation = self.on(Technique::ContinuationHistory);
+        let capture_history = self.on(Technique::CaptureHistory);
         let context = self.continuation_context(ply);
         for (i, &(_, m)) in list.iter().enumerate() {
             let tactical = pos.is_tactical(m);
-            let piece_key = self.piece_key(pos, m);
+            // Piece keys feed only the continuation history: not computed when it is off.
+            let piece_key = if continuation {
+                self.piece_key(pos, m)
+            } else {
+                NO_KEY
+            };
             self.line_moves[ply as usize] = m;
             self.line_keys[ply as usize] = piece_key;
             let mut child = pos.clone();
@@ -1086,18 +1100,13 @@ impl Searcher {
                         }
                         // Capture history: a capture that cut gains; the captures tried
                         // before the cut move lose.
-                        if self.on(Technique::CaptureHistory) {
+                        if capture_history {
                             if tactical {
-                                let h = &mut self.capture_history[self.capture_index(pos, m)];
-                                let mut v = i32::from(*h);
-                                update_history(&mut v, bonus);
-                                *h = v as i16;
+                                let i = self.capture_index(pos, m);
+                                update_history_i16(&mut self.capture_history[i], bonus);
                             }
                             for &c in &captures[..captures_tried.min(32)] {
-                                let h = &mut self.capture_history[c];
-                                let mut v = i32::from(*h);
-                                update_history(&mut v, -bonus);
-                                *h = v as i16;
+                                update_history_i16(&mut self.capture_history[c], -bonus);
                             }
                         }
                         break;
@@ -1109,7 +1118,7 @@ impl Searcher {
                     quiets[quiets_tried] = (m, piece_key);
                 }
                 quiets_tried += 1;
-            } else {
+            } else if capture_history {
                 if captures_tried < 32 {
                     captures[captures_tried] = self.capture_index(pos, m);
                 }
