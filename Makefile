@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check piece-values findings fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check script-check piece-values findings fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -16,13 +16,14 @@ run: build ## The default job: a small self-play balance study of every variant 
 perft-all: build ## Perft from the start of every variant, deepening while the next depth takes under 2 s
 	$(BIN) perft-all
 
-test: ## Format check, clippy, the whole test suite (optimised), the notebooks, the python-chess checks
+test: ## Format check, clippy, the whole test suite (optimised), the notebooks, the python-chess checks, the script tests
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace --release
 	$(MAKE) notebook-check
 	$(MAKE) uci-check
 	$(MAKE) pgn-check
+	$(MAKE) script-check
 
 bench: ## Criterion benchmarks (perft, move generation, bitboards)
 	$(CARGO) bench -p variantlab-bench
@@ -67,6 +68,9 @@ pgn-check: build $(VENV)/ok ## Read games.pgn of two short chess runs with pytho
 
 uci-check: build $(VENV)/ok ## Drive `variantlab uci` with python-chess; games against stockfish and fairy-stockfish when installed (part of make test)
 	$(VENV)/bin/python selfplay/tests/python/uci_games.py $(BIN)
+
+script-check: ## Unit tests of the helper scripts in scripts/ (good and bad input; part of make test)
+	python3 -m unittest discover -s scripts/tests -v
 
 fmt: ## Format the code
 	$(CARGO) fmt --all

@@ -69,7 +69,9 @@ done
 # The committed record: statistics, piece values and every game's row (moves.csv stays in
 # $OUT: it is large, and the games replay from games.csv's seeds and settings).
 cp "$OUT/balance.csv" "$OUT/length.csv" "$DATA/"
-python3 scripts/findings_tables.py csv "${values[@]}" > "$DATA/piece_values.csv"
+# Through a second file, so that a refused input leaves the committed piece_values.csv as it was.
+python3 scripts/findings_tables.py csv "${values[@]}" > "$DATA/piece_values.csv.new"
+mv "$DATA/piece_values.csv.new" "$DATA/piece_values.csv"
 for d in "${runs[@]}"; do
   v=$(basename "$d")
   mkdir -p "$DATA/$v"

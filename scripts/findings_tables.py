@@ -8,9 +8,16 @@ Usage:
                                               length.csv, piece_values.csv and games.csv files
 
 Only the part between the markers is written; the prose around it is the author's.
+
+Bad input (a missing, empty or truncated CSV, a missing column, a value that is not a number,
+missing markers) stops with a one-line message and exit status 1 before anything is written:
+the CSV goes to stdout only once every file has been read, and DOC is replaced whole (a
+temporary file beside it, renamed over it) only once every table has been built.
 """
 import csv
+import io
 import os
+import shutil
 import sys
 
 BEGIN = "<!-- findings-tables:begin (scripts/findings_tables.py writes this part) -->"
@@ -27,35 +34,103 @@ ENDINGS = [
     ("adjudication", "adjudicated"),
 ]
 FORFEITS = ["illegal_move", "engine_crash", "time_forfeit"]
+# The columns each file must have (checked on the header, before any row is read).
+BALANCE_COLUMNS = (
+    ["variant", "games", "nodes", "white_wins", "draws", "black_wins"]
+    + [f"{name}{end}" for name in ("white_score", "white_elo", "draw_rate", "balance", "duration") for end in ("", "_low", "_high")]
+    + ["end_" + key for key, _ in ENDINGS]
+    + ["end_" + key for key in FORFEITS]
+)
+LENGTH_COLUMNS = ["variant", "subset", "games", "mean", "median", "q1", "q3", "min", "max"]
+VALUES_COLUMNS = ["variant", "piece", "value", "low", "high", "note"]
+GAMES_COLUMNS = ["termination", "plies"]
 
 
-def read(path):
+def fail(message):
+    sys.exit(f"findings_tables: {message}")
+
+
+class Row(dict):
+    """One CSV row (column -> text), with the line it started on for messages."""
+
+    line = 0
+
+
+def read(path, required=()):
+    """The rows of a CSV file with a header, every row as long as the header; the columns
+    named in required must be in the header."""
     try:
         with open(path, newline="") as f:
-            return list(csv.DictReader(f))
+            text = f.read()
     except OSError as e:
-        sys.exit(f"findings_tables: {path}: {e}")
+        fail(f"{path}: {e.strerror or e}")
+    except ValueError as e:  # not UTF-8
+        fail(f"{path}: not a text file ({e})")
+    if not text.strip():
+        fail(f"{path}: empty (no header line)")
+    if not text.endswith("\n"):
+        fail(f"{path}: the last line does not end with a newline (truncated?)")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader)
+        missing = [name for name in required if name not in header]
+        if missing:
+            fail(f"{path}: no column {', '.join(repr(m) for m in missing)}")
+        rows = []
+        start = reader.line_num + 1
+        for fields in reader:
+            if not fields:  # a blank line, skipped as csv.DictReader does
+                start = reader.line_num + 1
+                continue
+            if len(fields) != len(header):
+                fail(
+                    f"{path}, line {start}: {len(fields)} fields where the header has "
+                    f"{len(header)} (truncated or malformed row)"
+                )
+            row = Row(zip(header, fields))
+            row.line = start
+            rows.append(row)
+            start = reader.line_num + 1
+    except csv.Error as e:
+        fail(f"{path}, line {reader.line_num}: {e}")
+    return rows
 
 
 def col(row, name, path):
     if name not in row:
-        sys.exit(f"findings_tables: {path}: no column '{name}'")
+        fail(f"{path}: no column '{name}'")
     return row[name]
 
 
+def number(row, name, path, kind=float, empty=True):
+    """The text of a numeric column, checked: a number of that kind (or empty, when allowed)."""
+    text = col(row, name, path)
+    if text == "" and empty:
+        return text
+    try:
+        kind(text)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        fail(f"{path}, line {row.line}: column '{name}' is '{text}', not {what}")
+    return text
+
+
 def concat(paths):
-    """One CSV of several piece_values.csv files with the same header."""
+    """One CSV of several piece_values.csv files with the same header, on stdout once all
+    of them have been read."""
+    out = io.StringIO()
     writer = None
     for path in paths:
         rows = read(path)
         if not rows:
             continue
         if writer is None:
-            writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0].keys()), lineterminator="\n")
+            writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()), lineterminator="\n")
             writer.writeheader()
         elif list(rows[0].keys()) != writer.fieldnames:
-            sys.exit(f"findings_tables: {path}: another header than the first file's")
+            fail(f"{path}: another header than the first file's")
         writer.writerows(rows)
+    sys.stdout.write(out.getvalue())
 
 
 def num(text, digits):
@@ -80,8 +155,8 @@ def signed(text, digits=0):
 
 def interval(row, name, digits, path, fmt=num):
     return (
-        f"{fmt(col(row, name, path), digits)} "
-        f"[{fmt(col(row, name + '_low', path), digits)}, {fmt(col(row, name + '_high', path), digits)}]"
+        f"{fmt(number(row, name, path), digits)} "
+        f"[{fmt(number(row, name + '_low', path), digits)}, {fmt(number(row, name + '_high', path), digits)}]"
     )
 
 
@@ -89,9 +164,33 @@ def markdown(data, doc):
     bpath = os.path.join(data, "balance.csv")
     lpath = os.path.join(data, "length.csv")
     vpath = os.path.join(data, "piece_values.csv")
-    balance = read(bpath)
-    length = read(lpath)
-    values = read(vpath) if os.path.exists(vpath) else []
+    # The document first: nothing is worth computing if its markers are not there.
+    if os.path.exists(doc):
+        try:
+            with open(doc) as f:
+                text = f.read()
+        except OSError as e:
+            fail(f"{doc}: {e.strerror or e}")
+        except ValueError as e:  # not UTF-8
+            fail(f"{doc}: not a text file ({e})")
+    else:
+        text = f"# Findings\n\n{BEGIN}\n{END}\n"
+    if BEGIN not in text or END not in text:
+        fail(f"{doc}: the markers of the generated part are missing")
+    if text.count(BEGIN) > 1 or text.count(END) > 1:
+        fail(f"{doc}: the markers of the generated part appear more than once")
+    head, rest = text.split(BEGIN, 1)
+    if END not in rest:
+        fail(f"{doc}: the end marker of the generated part comes before the begin marker")
+    _, tail = rest.split(END, 1)
+
+    balance = read(bpath, BALANCE_COLUMNS)
+    length = read(lpath, LENGTH_COLUMNS)
+    values = read(vpath, VALUES_COLUMNS) if os.path.exists(vpath) else []
+    if not balance:
+        fail(f"{bpath}: no rows (truncated?)")
+    if not length:
+        fail(f"{lpath}: no rows (truncated?)")
     out = [BEGIN, ""]
 
     out.append("### Balance")
@@ -124,13 +223,15 @@ def markdown(data, doc):
     for r in balance:
         variant = col(r, "variant", bpath)
         gpath = os.path.join(data, variant, "games.csv")
-        games = read(gpath) if os.path.exists(gpath) else []
+        games = read(gpath, GAMES_COLUMNS) if os.path.exists(gpath) else []
         early = sum(
-            1 for g in games if col(g, "termination", gpath) == "repetition" and int(col(g, "plies", gpath)) < EARLY_PLY
+            1
+            for g in games
+            if int(number(g, "plies", gpath, int, False)) < EARLY_PLY and col(g, "termination", gpath) == "repetition"
         )
-        counts = [col(r, "end_" + key, bpath) for key, _ in ENDINGS]
-        forfeits = sum(int(col(r, "end_" + key, bpath)) for key in FORFEITS)
-        n = int(col(r, "games", bpath))
+        counts = [number(r, "end_" + key, bpath, int, False) for key, _ in ENDINGS]
+        forfeits = sum(int(number(r, "end_" + key, bpath, int, False)) for key in FORFEITS)
+        n = int(number(r, "games", bpath, int, False))
         early_text = f"{early} ({100 * early / n:.1f}%)" if games and n else "–"
         out.append(f"| {variant} | " + " | ".join(counts) + f" | {early_text} | {forfeits} |")
     out.append("")
@@ -149,10 +250,13 @@ def markdown(data, doc):
 
         def mean(name):
             s = subsets.get(name)
-            return num(s["mean"], 1) if s and int(s["games"]) > 0 else "–"
+            if not s or int(number(s, "games", lpath, int, False)) <= 0:
+                return "–"
+            return num(number(s, "mean", lpath), 1)
 
         out.append(
-            f"| {variant} | {num(a['median'], 0)} [{num(a['q1'], 0)}, {num(a['q3'], 0)}] "
+            f"| {variant} | {num(number(a, 'median', lpath), 0)} "
+            f"[{num(number(a, 'q1', lpath), 0)}, {num(number(a, 'q3', lpath), 0)}] "
             f"| {a['min']}–{a['max']} | {mean('white_win')} | {mean('draw')} | {mean('black_win')} |"
         )
     out.append("")
@@ -162,20 +266,32 @@ def markdown(data, doc):
     out.append("| variant | piece | value [95%] | centipawns, bootstrap |")
     out.append("|---|---|---|---|")
     for r in values:
-        low, high = col(r, "low", vpath), col(r, "high", vpath)
-        value = col(r, "value", vpath)
+        low, high = number(r, "low", vpath), number(r, "high", vpath)
+        value = number(r, "value", vpath)
         shown = f"{num(value, 2)} [{num(low, 2)}, {num(high, 2)}]" if low else (num(value, 2) if value else "–")
         out.append(f"| {col(r, 'variant', vpath)} | {col(r, 'piece', vpath)} | {shown} | {col(r, 'note', vpath)} |")
     out.append("")
     out.append(END)
 
-    text = open(doc).read() if os.path.exists(doc) else f"# Findings\n\n{BEGIN}\n{END}\n"
-    if BEGIN not in text or END not in text:
-        sys.exit(f"findings_tables: {doc}: the markers of the generated part are missing")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with open(doc, "w") as f:
-        f.write(head + "\n".join(out) + tail)
+    write_whole(doc, head + "\n".join(out) + tail)
+
+
+def write_whole(path, text):
+    """Write text to path through a temporary file in the same folder, renamed over it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "x") as f:
+            f.write(text)
+        if os.path.isfile(path):
+            shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        fail(f"{path}: cannot write: {e.strerror or e}")
 
 
 def main(argv):
