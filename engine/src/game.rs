@@ -4,6 +4,18 @@ use crate::error::MoveError;
 use crate::moves::{Move, MoveBuf};
 use crate::{Color, Outcome, Termination};
 
+/// The royal pieces' cells as (file, rank), White's first, on a board of `files` x `ranks`
+/// (its bounding box): what the mop-up term needs to drive a lone royal piece to the edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoyalCells {
+    /// (file, rank) of White's and Black's royal piece, 0-based.
+    pub cells: [(i8, i8); 2],
+    /// Files of the board's bounding box.
+    pub files: i8,
+    /// Ranks of the board's bounding box.
+    pub ranks: i8,
+}
+
 /// A position of some variant, as the generic tools see it. Implemented by the chess-family
 /// [`crate::position::Position`] and by variants whose state does not fit it.
 pub trait Game: Clone + Send + Sync + 'static {
@@ -110,6 +122,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// settles it.
     fn see_at_least(&self, m: Move, values: &[i32], threshold: i32) -> Option<bool> {
         self.see(m, values).map(|v| v >= threshold)
+    }
+    /// Where each side's royal piece stands on a flat board (White first), for the
+    /// search's mop-up term; `None` where a side has no single royal cell (Gateway's Quantum
+    /// King spread over a row, Extreme 2D's stacks) or the royal piece is not on the board.
+    fn royal_cells(&self) -> Option<RoyalCells> {
+        None
     }
     /// Positional score in centipawns from the side to move's point of view (mobility,
     /// centralisation): a few cheap, documented terms on top of material.

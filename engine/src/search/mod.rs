@@ -157,11 +157,19 @@ pub enum Technique {
     /// lose material are ordered after the quiet moves and left out of the quiescence
     /// search.
     See = 1024,
+    /// The transposition table in the quiescence search: a stored bound cuts a non-PV
+    /// quiescence node, and each quiescence result is stored at depth 0 (never over a
+    /// deeper entry of the same position), its best capture first next time.
+    QuiescenceTable = 2048,
+    /// Mop-up: with a lead of four of the cheapest kind or more against a side left with
+    /// only its royal piece and its cheapest kind, the evaluation rewards driving the lone
+    /// royal piece to the edge and bringing the other one near ([`Game::royal_cells`]).
+    MopUp = 4096,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 11] = [
+    pub const ALL: [Technique; 13] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -173,6 +181,8 @@ impl Technique {
         Technique::CaptureHistory,
         Technique::ContinuationHistory,
         Technique::See,
+        Technique::QuiescenceTable,
+        Technique::MopUp,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -196,6 +206,8 @@ impl Technique {
             Technique::CaptureHistory => "capture_history",
             Technique::ContinuationHistory => "continuation_history",
             Technique::See => "see",
+            Technique::QuiescenceTable => "quiescence_table",
+            Technique::MopUp => "mop_up",
         }
     }
 
@@ -544,6 +556,60 @@ impl Searcher {
 
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
+        let score = self.evaluate_position(pos);
+        if self.on(Technique::MopUp) {
+            score + self.mop_up(pos)
+        } else {
+            score
+        }
+    }
+
+    /// The mop-up term from the side to move's point of view (see [`Technique::MopUp`]).
+    /// A linear evaluation of cells cannot say it: the right cell for the lone royal piece's
+    /// opponent depends on where the lone one stands. Without it the engine drew K+Q against
+    /// K by the move rule (107 of 2400 chess games at 10,000 nodes a move). Up to 70 cp for
+    /// the lone royal piece's distance from the centre and 70 for the royal pieces'
+    /// closeness, whatever the board's size.
+    fn mop_up<G: Game>(&self, pos: &G) -> i32 {
+        let Some(pawn) = self.values.iter().copied().filter(|&v| v > 0).min() else {
+            return 0;
+        };
+        let m = pos.material();
+        let mut total = [0i32; 2];
+        let mut pieces = [0u32; 2];
+        for (k, &v) in self.values.iter().enumerate() {
+            for c in 0..2 {
+                total[c] += m[c][k] as i32 * v;
+                if v > pawn {
+                    pieces[c] += m[c][k] as u32;
+                }
+            }
+        }
+        let lead = total[0] - total[1];
+        let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
+        if lead.abs() < 4 * pawn || pieces[weak] > 0 {
+            return 0;
+        }
+        let Some(r) = pos.royal_cells() else {
+            return 0;
+        };
+        let ((wf, wr), (sf, sr)) = (r.cells[weak], r.cells[strong]);
+        let (files, ranks) = (i32::from(r.files), i32::from(r.ranks));
+        // Twice the Manhattan distance from the centre, whole on boards of even size.
+        let centre =
+            (2 * i32::from(wf) - (files - 1)).abs() + (2 * i32::from(wr) - (ranks - 1)).abs();
+        let apart = i32::from((wf - sf).abs().max((wr - sr).abs()));
+        let widest = (files.max(ranks) - 1).max(1);
+        let bonus = 70 * centre / (files + ranks - 2).max(1) + 70 * (widest - apart) / widest;
+        if strong == pos.turn().index() {
+            bonus
+        } else {
+            -bonus
+        }
+    }
+
+    /// The evaluation proper: the variant's weights, or material plus the classic terms.
+    fn evaluate_position<G: Game>(&self, pos: &G) -> i32 {
         if let Some((_, Some(e))) = &self.evaluator {
             if self.config.positional {
                 return e.evaluate(pos);
@@ -1148,6 +1214,39 @@ impl Searcher {
             return self.outcome_score(o, pos.turn(), ply);
         }
         let in_check = pos.in_check();
+        if ply as usize >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        let table = self.on(Technique::QuiescenceTable);
+        let key = pos.hash();
+        let hit = if table { self.tt.probe(key, ply) } else { None };
+        if let Some(h) = hit {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut && beta - alpha == 1 {
+                return h.score;
+            }
+        }
+        // A deeper result of the main search for this position is not replaced.
+        let store = table && hit.is_none_or(|h| h.depth == 0);
+        let alpha_in = alpha;
+        let mut best = -MATE + ply as i32;
+        // Stand pat before any move is generated: most quiescence nodes end here, and a
+        // stalemate behind a cut-off stand-pat score is left to the main search.
+        if !in_check {
+            let stand = self.evaluate(pos);
+            if stand >= beta {
+                if store {
+                    self.tt.store(key, ply, 0, stand, Bound::Lower, None);
+                }
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
         let mut moves = G::Moves::default();
         if !pos.quiescence_moves(&mut moves) {
             return if in_check {
@@ -1155,18 +1254,6 @@ impl Searcher {
             } else {
                 self.outcome_score(pos.stalemate(), pos.turn(), ply)
             };
-        }
-        if ply as usize >= MAX_PLY {
-            return self.evaluate(pos);
-        }
-        let mut best = -MATE + ply as i32;
-        if !in_check {
-            let stand = self.evaluate(pos);
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
         }
         // In check every evasion is searched; otherwise only material-changing moves, most
         // valuable victim first, less those that lose material by exchange.
@@ -1183,13 +1270,30 @@ impl Searcher {
                 list.push((i64::MIN, m));
             }
         }
+        // The stored best capture first.
+        if let Some(first) = hit.and_then(|h| h.mv) {
+            if let Some(e) = list.iter_mut().find(|e| e.1 == first) {
+                e.0 = i64::MAX;
+            }
+        }
         list.sort_by_key(|e| std::cmp::Reverse(e.0));
-        let score = self.quiesce_moves(pos, &list, alpha, beta, ply, best);
+        let (score, best_move) = self.quiesce_moves(pos, &list, alpha, beta, ply, best);
         self.scratch[ply as usize] = list;
+        if store && !self.stopped {
+            let bound = if score >= beta {
+                Bound::Lower
+            } else if score > alpha_in {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, ply, 0, score, bound, best_move);
+        }
         score
     }
 
-    /// The move loop of [`Searcher::quiesce`].
+    /// The move loop of [`Searcher::quiesce`]: the best score, and the move that made it
+    /// when a move beat the stand-pat score.
     fn quiesce_moves<G: Game>(
         &mut self,
         pos: &G,
@@ -1198,16 +1302,18 @@ impl Searcher {
         beta: i32,
         ply: u32,
         mut best: i32,
-    ) -> i32 {
+    ) -> (i32, Option<Move>) {
+        let mut best_move = None;
         for &(_, m) in list {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.stopped {
-                return 0;
+                return (0, None);
             }
             if score > best {
                 best = score;
+                best_move = Some(m);
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -1216,7 +1322,7 @@ impl Searcher {
                 }
             }
         }
-        best
+        (best, best_move)
     }
 
     /// Orders moves: TT move, captures (MVV-LVA plus capture history), killers, the
@@ -1516,6 +1622,89 @@ mod tests {
         // With SEE the losing capture is not searched: the stand-pat node alone.
         assert_eq!(quiescence_nodes(0), 1);
         assert!(quiescence_nodes(Technique::See as u32) > 1);
+    }
+
+    #[test]
+    fn the_quiescence_table_stores_results_and_cuts_a_second_visit() {
+        // White can win the d5 pawn: the quiescence search has a capture to search.
+        let p = pos("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1");
+        let mut s = prepared(&p, SearchConfig::default());
+        let (alpha, beta) = (-MATE, MATE);
+        let first = s.quiesce(&p, alpha, beta, 1);
+        let hit =
+            s.tt.probe(p.hash(), 1)
+                .expect("a quiescence result is stored");
+        assert_eq!((hit.depth, hit.bound, hit.score), (0, Bound::Exact, first));
+        assert_eq!(hit.mv.map(|m| p.move_text(m)), Some("d1d5".to_string()));
+        // A null-window visit is answered by the table: one node, the same score.
+        s.nodes = 0;
+        assert_eq!(s.quiesce(&p, first - 1, first, 1), first);
+        assert_eq!(s.nodes, 1);
+        // A deeper entry of the main search is not replaced by a quiescence result.
+        s.tt.store(p.hash(), 1, 5, 7, Bound::Lower, None);
+        s.quiesce(&p, alpha, beta, 1);
+        assert_eq!(s.tt.probe(p.hash(), 1).unwrap().depth, 5);
+        // Switched off, nothing is stored.
+        let mut off = prepared(
+            &p,
+            SearchConfig {
+                disabled: Technique::DEFAULT_OFF | Technique::QuiescenceTable as u32,
+                ..SearchConfig::default()
+            },
+        );
+        off.quiesce(&p, alpha, beta, 1);
+        assert!(off.tt.probe(p.hash(), 1).is_none());
+    }
+
+    /// Plays `p` out with `config` at `nodes` a move; the outcome and the plies it took.
+    fn play_out(
+        p: &P,
+        config: SearchConfig,
+        nodes: u64,
+        max_plies: usize,
+    ) -> (Option<Outcome>, usize) {
+        let mut s = Searcher::new(config);
+        let mut pos = *p;
+        let mut history = Vec::new();
+        for ply in 0..max_plies {
+            if let Some(o) = crate::game::outcome(&pos, &history) {
+                return (Some(o), ply);
+            }
+            let best = s.search(&pos, &history, Limits::nodes(nodes)).best.unwrap();
+            history.push(pos.hash());
+            pos.play_unchecked(best);
+        }
+        (None, max_plies)
+    }
+
+    #[test]
+    fn mop_up_drives_the_lone_king_to_the_edge_and_mates() {
+        let s = prepared(
+            &pos("8/8/8/4k3/8/8/8/3QK3 w - - 0 1"),
+            SearchConfig::default(),
+        );
+        // White to move, the lone Black king in the centre against the same king on the edge.
+        let centre = s.mop_up(&pos("8/8/8/4k3/8/8/8/3QK3 w - - 0 1"));
+        let edge = s.mop_up(&pos("k7/8/8/8/8/8/8/3QK3 w - - 0 1"));
+        let near = s.mop_up(&pos("k7/8/1K6/8/8/8/8/3Q4 w - - 0 1"));
+        assert!(
+            0 < centre && centre < edge && edge < near,
+            "{centre} {edge} {near}"
+        );
+        // The same seen from the lone side is the negative; no lead, no term.
+        assert_eq!(s.mop_up(&pos("k7/8/1K6/8/8/8/8/3Q4 b - - 0 1")), -near);
+        assert_eq!(s.mop_up(&pos("k7/3q4/1K6/8/8/8/8/3Q4 w - - 0 1")), 0);
+        // K+Q against K from the centre, and K+R against K with Black to move and lead: mated
+        // well within the move rule at 1000 nodes a move (without the term the lone king was
+        // chased around the middle until the move rule).
+        for (text, winner) in [
+            ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", Color::White),
+            ("8/8/3K4/8/4r3/8/8/4k3 b - - 0 1", Color::Black),
+        ] {
+            let (o, plies) = play_out(&pos(text), SearchConfig::default(), 1000, 100);
+            let won = matches!(o, Some(Outcome::Decisive { winner: w, .. }) if w == winner);
+            assert!(won, "{text}: {o:?} after {plies} plies");
+        }
     }
 
     #[test]

@@ -1149,6 +1149,17 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn eval_cells(&self) -> usize {
         NSQ
     }
+    fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
+        let at = |c: Color| {
+            let sq = self.kings[c.index()] as usize;
+            (sq < NSQ).then_some(((sq % FILES) as i8, (sq / FILES) as i8))
+        };
+        Some(crate::game::RoyalCells {
+            cells: [at(Color::White)?, at(Color::Black)?],
+            files: FILES as i8,
+            ranks: RANKS as i8,
+        })
+    }
     /// Pieces on their cells, and the pieces in hand per kind.
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         for (sq, &c) in self.board.iter().enumerate() {

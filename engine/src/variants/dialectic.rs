@@ -1130,6 +1130,17 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn eval_cells(&self) -> usize {
         64
     }
+    fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
+        let at = |c: Color| {
+            let sq = self.kings[c.index()];
+            (sq < 64).then_some(((sq % 8) as i8, (sq / 8) as i8))
+        };
+        Some(crate::game::RoyalCells {
+            cells: [at(Color::White)?, at(Color::Black)?],
+            files: 8,
+            ranks: 8,
+        })
+    }
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         for (sq, &c) in self.board.iter().enumerate() {
             if c != 0 {

@@ -3,7 +3,7 @@
 
 use super::chess;
 use crate::bitboard::Bitboard;
-use crate::game::{Game, Material, MAX_KINDS};
+use crate::game::{Game, Material, RoyalCells, MAX_KINDS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Variant};
 use crate::{Color, Outcome};
@@ -235,6 +235,24 @@ impl<V: Variant> Game for Position<V> {
     }
     fn eval_cells(&self) -> usize {
         V::rules().spec.topology.num_squares()
+    }
+    fn royal_cells(&self) -> Option<RoyalCells> {
+        let topo = &V::rules().spec.topology;
+        let (files, ranks, levels) = topo.dims();
+        if levels > 1 {
+            return None;
+        }
+        let at = |c: Color| {
+            self.king(c).map(|sq| {
+                let c = topo.coord(sq);
+                (c.file, c.rank)
+            })
+        };
+        Some(RoyalCells {
+            cells: [at(Color::White)?, at(Color::Black)?],
+            files: files as i8,
+            ranks: ranks as i8,
+        })
     }
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         let rules = V::rules();
