@@ -17,8 +17,9 @@ temporary file beside it, renamed over it) only once every table has been built.
 import csv
 import io
 import os
-import shutil
 import sys
+
+from checked_io import fail, read_csv as read, write_whole
 
 BEGIN = "<!-- findings-tables:begin (scripts/findings_tables.py writes this part) -->"
 END = "<!-- findings-tables:end -->"
@@ -44,56 +45,6 @@ BALANCE_COLUMNS = (
 LENGTH_COLUMNS = ["variant", "subset", "games", "mean", "median", "q1", "q3", "min", "max"]
 VALUES_COLUMNS = ["variant", "piece", "value", "low", "high", "note"]
 GAMES_COLUMNS = ["termination", "plies"]
-
-
-def fail(message):
-    sys.exit(f"findings_tables: {message}")
-
-
-class Row(dict):
-    """One CSV row (column -> text), with the line it started on for messages."""
-
-    line = 0
-
-
-def read(path, required=()):
-    """The rows of a CSV file with a header, every row as long as the header; the columns
-    named in required must be in the header."""
-    try:
-        with open(path, newline="") as f:
-            text = f.read()
-    except OSError as e:
-        fail(f"{path}: {e.strerror or e}")
-    except ValueError as e:  # not UTF-8
-        fail(f"{path}: not a text file ({e})")
-    if not text.strip():
-        fail(f"{path}: empty (no header line)")
-    if not text.endswith("\n"):
-        fail(f"{path}: the last line does not end with a newline (truncated?)")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = next(reader)
-        missing = [name for name in required if name not in header]
-        if missing:
-            fail(f"{path}: no column {', '.join(repr(m) for m in missing)}")
-        rows = []
-        start = reader.line_num + 1
-        for fields in reader:
-            if not fields:  # a blank line, skipped as csv.DictReader does
-                start = reader.line_num + 1
-                continue
-            if len(fields) != len(header):
-                fail(
-                    f"{path}, line {start}: {len(fields)} fields where the header has "
-                    f"{len(header)} (truncated or malformed row)"
-                )
-            row = Row(zip(header, fields))
-            row.line = start
-            rows.append(row)
-            start = reader.line_num + 1
-    except csv.Error as e:
-        fail(f"{path}, line {reader.line_num}: {e}")
-    return rows
 
 
 def col(row, name, path):
@@ -274,24 +225,6 @@ def markdown(data, doc):
     out.append(END)
 
     write_whole(doc, head + "\n".join(out) + tail)
-
-
-def write_whole(path, text):
-    """Write text to path through a temporary file in the same folder, renamed over it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "x") as f:
-            f.write(text)
-        if os.path.isfile(path):
-            shutil.copymode(path, tmp)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        fail(f"{path}: cannot write: {e.strerror or e}")
 
 
 def main(argv):

@@ -18,16 +18,9 @@ checked, and then whole (a temporary file beside it, renamed over it).
 """
 import datetime
 import json
-import os
-import shutil
 import sys
 
-NAME = "transfer_weights"
-
-
-def fail(message):
-    sys.exit(f"{NAME}: {message}")
-
+from checked_io import fail, write_whole
 
 def load_source(path):
     """The source weights file, checked for the fields the transfer reads."""
@@ -86,24 +79,6 @@ def parse_mapping(mapping, source_path, by_name):
             kind["material"] = [material, material]
         kinds.append(kind)
     return kinds
-
-
-def write_whole(path, text):
-    """Write text to path through a temporary file in the same folder, renamed over it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "x") as f:
-            f.write(text)
-        if os.path.isfile(path):
-            shutil.copymode(path, tmp)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        fail(f"{path}: cannot write: {e.strerror or e}")
 
 
 def main(argv):

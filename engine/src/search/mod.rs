@@ -18,7 +18,7 @@
 pub mod tt;
 
 use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
-use crate::game::{repetitions, Game, MAX_KINDS};
+use crate::game::{repetitions, Game, Material, MAX_KINDS};
 use crate::moves::{Move, MoveBuf};
 use crate::{Color, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -520,19 +520,25 @@ impl Searcher {
     /// Whether the side to move has material besides its cheapest kind (pawns) and royal
     /// pieces (worth 0): without it, zugzwang makes a null move's verdict unsafe.
     fn has_pieces<G: Game>(&self, pos: &G) -> bool {
-        let m = pos.material();
-        let us = pos.turn().index();
-        let pawn = self
-            .values
+        self.has_pieces_in(&pos.material(), pos.turn().index(), self.pawn_value())
+    }
+
+    /// The value of the cheapest kind worth anything (the variant's pawn); 0 when none is.
+    fn pawn_value(&self) -> i32 {
+        self.values
             .iter()
             .copied()
             .filter(|&v| v > 0)
             .min()
-            .unwrap_or(0);
+            .unwrap_or(0)
+    }
+
+    /// Whether `side` (0 White, 1 Black) has material of a kind worth more than `pawn`.
+    fn has_pieces_in(&self, m: &Material, side: usize, pawn: i32) -> bool {
         self.values
             .iter()
             .enumerate()
-            .any(|(k, &v)| v > pawn && m[us][k] > 0)
+            .any(|(k, &v)| v > pawn && m[side][k] > 0)
     }
 
     /// Builds the evaluator for `pos`'s variant unless it is already built; the configured
@@ -571,23 +577,21 @@ impl Searcher {
     /// the lone royal piece's distance from the centre and 70 for the royal pieces'
     /// closeness, whatever the board's size.
     fn mop_up<G: Game>(&self, pos: &G) -> i32 {
-        let Some(pawn) = self.values.iter().copied().filter(|&v| v > 0).min() else {
+        let pawn = self.pawn_value();
+        if pawn == 0 {
             return 0;
-        };
-        let m = pos.material();
-        let mut total = [0i32; 2];
-        let mut pieces = [0u32; 2];
-        for (k, &v) in self.values.iter().enumerate() {
-            for c in 0..2 {
-                total[c] += m[c][k] as i32 * v;
-                if v > pawn {
-                    pieces[c] += m[c][k] as u32;
-                }
-            }
         }
-        let lead = total[0] - total[1];
+        let m = pos.material();
+        let total = |c: usize| -> i32 {
+            self.values
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| m[c][k] as i32 * v)
+                .sum()
+        };
+        let lead = total(0) - total(1);
         let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
-        if lead.abs() < 4 * pawn || pieces[weak] > 0 {
+        if lead.abs() < 4 * pawn || self.has_pieces_in(&m, weak, pawn) {
             return 0;
         }
         let Some(r) = pos.royal_cells() else {
@@ -918,15 +922,8 @@ impl Searcher {
         let pv_node = beta - alpha > 1;
         let hit = self.tt.probe(key, ply);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cut {
-                    return h.score;
-                }
+            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+                return h.score;
             }
         }
         let in_check = pos.in_check();
@@ -1192,13 +1189,7 @@ impl Searcher {
             }
         }
         self.path.pop();
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(key, ply, depth, best_score, bound, best_move);
         best_score
     }
@@ -1221,12 +1212,7 @@ impl Searcher {
         let key = pos.hash();
         let hit = if table { self.tt.probe(key, ply) } else { None };
         if let Some(h) = hit {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut && beta - alpha == 1 {
+            if beta - alpha == 1 && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
@@ -1280,13 +1266,7 @@ impl Searcher {
         let (score, best_move) = self.quiesce_moves(pos, &list, alpha, beta, ply, best);
         self.scratch[ply as usize] = list;
         if store && !self.stopped {
-            let bound = if score >= beta {
-                Bound::Lower
-            } else if score > alpha_in {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(score, alpha_in, beta);
             self.tt.store(key, ply, 0, score, bound, best_move);
         }
         score

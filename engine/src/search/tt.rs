@@ -16,6 +16,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search result `score` of a window (`alpha`, `beta`) says about the true value.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One stored search result: 10 bytes, all fields 2-byte aligned, so three fit a cluster.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
@@ -53,6 +66,18 @@ pub struct TtHit {
     pub depth: u32,
     /// Bound type.
     pub bound: Bound,
+}
+
+impl TtHit {
+    /// Whether the stored score settles a search of the window (`alpha`, `beta`): exact, or
+    /// a bound already outside the window.
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 /// The largest transposition table one searcher may ask for, in MiB (64 GiB).
