@@ -139,10 +139,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn eval_cells(&self) -> usize {
         0
     }
+    /// Ranks of the evaluation's passed-pawn table: the board's ranks where the variant
+    /// reports pawn structure ([`crate::eval::FeatureSink::passed`]), else 0.
+    fn pawn_ranks(&self) -> usize {
+        0
+    }
     /// Reports the evaluation's features to `sink` (`crate::eval`): every piece on its cell
     /// (numbered from its owner's side), mobility and royal-zone attacks where the variant
-    /// has cheap attack tables, pieces in hand. Material is counted by the caller from
-    /// [`Game::material`].
+    /// has cheap attack tables, pieces in hand, pawn structure. Material (and pairs of a
+    /// kind) is counted by the caller from [`Game::material`].
     fn eval_features<S: crate::eval::FeatureSink>(&self, _sink: &mut S) {}
     /// The position with one piece of material kind `kind` removed from `color` (the
     /// lowest-numbered such cell), for material-odds games; `None` where the variant cannot

@@ -187,6 +187,96 @@ pub struct Rules<B> {
     /// side: the rank mirror, or the half turn on boards that only a half turn maps onto
     /// themselves (Dream Chess 46's opposite supersquares).
     pub black_view: Vec<Square>,
+    /// The evaluation's pawn-structure tables, where the variant has them.
+    pub pawn_structure: Option<PawnStructure<B>>,
+}
+
+/// Where pawn structure means something: a flat board whose promoting pieces only ever move
+/// towards higher ranks (for White), like chess's pawn (not Dream Chess 46's Steward, which
+/// steps sideways and back). Per side and cell, the cells ahead on the same file and on the
+/// same and neighbouring files; per cell, the neighbouring files; per side and cell, the
+/// rank from that side. Computed once, so the evaluation only masks.
+#[derive(Clone, Debug)]
+pub struct PawnStructure<B> {
+    /// The pawn roles (the promoting ones), as a bit set.
+    pub roles: u64,
+    /// The board's ranks.
+    pub ranks: usize,
+    /// Cells ahead on the same file, per side and cell.
+    pub front_file: [Vec<B>; 2],
+    /// Cells ahead on the same and neighbouring files, per side and cell: a pawn with no
+    /// enemy pawn there is passed.
+    pub front_span: [Vec<B>; 2],
+    /// Cells on the neighbouring files, per cell: a pawn with none of its own there is
+    /// isolated.
+    pub neighbour_files: Vec<B>,
+    /// Rank of each cell counted from each side.
+    pub relative_rank: [Vec<u8>; 2],
+}
+
+impl<B: Bitboard> PawnStructure<B> {
+    /// The tables for a board and its promoting roles, or `None` where a promoting piece
+    /// moves or captures other than forwards or the board has levels.
+    fn build(topo: &Topology, tables: &AttackTables<B>, roles: u64) -> Option<PawnStructure<B>> {
+        let (_, ranks, levels) = topo.dims();
+        if roles == 0 || levels > 1 {
+            return None;
+        }
+        for r in (0..tables.num_roles()).filter(|r| roles >> r & 1 == 1) {
+            let role = Role(r as u8);
+            for sq in topo.cells() {
+                let rank = topo.coord(sq).rank;
+                let mut reach = tables.leap_moves(Color::White, role, sq)
+                    | tables.leap_captures(Color::White, role, sq);
+                for &slot in tables.rides(Color::White, role) {
+                    reach |= tables.ride(slot, sq, B::EMPTY);
+                }
+                if reach.squares().any(|t| topo.coord(t).rank <= rank) {
+                    return None;
+                }
+            }
+        }
+        let n = topo.num_squares();
+        let mask = |keep: &dyn Fn(crate::geometry::Coord) -> bool| {
+            let mut b = B::EMPTY;
+            for t in topo.cells() {
+                if keep(topo.coord(t)) {
+                    b.insert(t);
+                }
+            }
+            b
+        };
+        let mut front_file = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
+        let mut front_span = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
+        let mut neighbour_files = vec![B::EMPTY; n];
+        let mut relative_rank = [vec![0u8; n], vec![0u8; n]];
+        for sq in topo.cells() {
+            let c = topo.coord(sq);
+            let i = sq.index();
+            for side in Color::ALL {
+                let ahead = |r: i8| match side {
+                    Color::White => r > c.rank,
+                    Color::Black => r < c.rank,
+                };
+                front_file[side.index()][i] = mask(&|t| t.file == c.file && ahead(t.rank));
+                front_span[side.index()][i] =
+                    mask(&|t| (t.file - c.file).abs() <= 1 && ahead(t.rank));
+                relative_rank[side.index()][i] = match side {
+                    Color::White => c.rank as u8,
+                    Color::Black => (ranks as i8 - 1 - c.rank) as u8,
+                };
+            }
+            neighbour_files[i] = mask(&|t| (t.file - c.file).abs() == 1);
+        }
+        Some(PawnStructure {
+            roles,
+            ranks: ranks as usize,
+            front_file,
+            front_span,
+            neighbour_files,
+            relative_rank,
+        })
+    }
 }
 
 impl<B: Bitboard> Rules<B> {
@@ -323,7 +413,9 @@ impl<B: Bitboard> Rules<B> {
                 }
             })
             .collect();
+        let pawn_structure = PawnStructure::build(topo, &tables, promoting);
         Rules {
+            pawn_structure,
             en_passant: spec.double_step.is_some_and(|d| d.en_passant),
             black_view,
             king: Role(royals[0] as u8),

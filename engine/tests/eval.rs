@@ -105,6 +105,14 @@ fn weights_files_round_trip_and_are_checked() {
         err.to_string().contains("knight's cell table has 10"),
         "{err}"
     );
+    let mut long = back.clone();
+    long.passed_eg.push(5);
+    let err = long.dense("chess", &kinds, layout).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("passed-pawn table has 9 entries, the board 8"),
+        "{err}"
+    );
     let err = EvalWeights::parse("{\"variant\": \"chess\",").unwrap_err();
     assert!(err.to_string().contains("line 1"), "{err}");
 }
@@ -116,6 +124,73 @@ fn embedded_weights_fit_their_variants() {
             if let Some(w) = variantlab_engine::eval::builtin(kind.name()) {
                 Evaluator::new::<G>(&w).unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
             }
+        });
+    }
+}
+
+/// The pawn-structure calls of one position.
+#[derive(Default)]
+struct PawnCalls {
+    passed: Vec<(Color, usize)>,
+    structure: Vec<(Color, u32, u32)>,
+}
+
+impl variantlab_engine::eval::FeatureSink for PawnCalls {
+    fn piece(&mut self, _: Color, _: usize, _: usize) {}
+    fn mobility(&mut self, _: Color, _: usize, _: u32) {}
+    fn king_attacks(&mut self, _: Color, _: u32) {}
+    fn in_hand(&mut self, _: Color, _: usize, _: u32) {}
+    fn passed(&mut self, color: Color, rank: usize) {
+        self.passed.push((color, rank));
+    }
+    fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
+        self.structure.push((color, doubled, isolated));
+    }
+}
+
+#[test]
+fn chess_reports_passed_doubled_and_isolated_pawns() {
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // White: d6 passed (rank 6 = index 5), c3 passed (index 2), c2 doubled behind c3 (and
+    // so not counted as passed), none isolated (the c and d files touch). Black, ranks
+    // counted from its side: a7 and g7 passed (index 1), h2 passed (index 6); a7 isolated.
+    let pos = G::from_text("4k3/p5p1/3P4/8/8/2P5/2P4p/4K3 w - - 0 1").unwrap();
+    assert_eq!(pos.pawn_ranks(), 8);
+    let mut calls = PawnCalls::default();
+    pos.eval_features(&mut calls);
+    let mut passed = calls.passed.clone();
+    passed.sort_by_key(|&(c, r)| (c == Color::Black, r));
+    assert_eq!(
+        passed,
+        vec![
+            (Color::White, 2),
+            (Color::White, 5),
+            (Color::Black, 1),
+            (Color::Black, 1),
+            (Color::Black, 6)
+        ]
+    );
+    assert_eq!(
+        calls.structure,
+        vec![(Color::White, 1, 0), (Color::Black, 0, 1)]
+    );
+    // Pawns on neighbouring files facing each other: neither is passed, both isolated.
+    let pos = G::from_text("4k3/p7/8/8/8/1P6/8/4K3 w - - 0 1").unwrap();
+    let mut calls = PawnCalls::default();
+    pos.eval_features(&mut calls);
+    assert!(calls.passed.is_empty(), "{:?}", calls.passed);
+    assert_eq!(
+        calls.structure,
+        vec![(Color::White, 0, 1), (Color::Black, 0, 1)]
+    );
+}
+
+#[test]
+fn pawn_structure_only_where_pawns_only_move_forward() {
+    for kind in VariantKind::ALL {
+        with_variant!(kind, G => {
+            let expected = if kind.name() == "chess" { 8 } else { 0 };
+            assert_eq!(G::start().pawn_ranks(), expected, "{}", kind.name());
         });
     }
 }

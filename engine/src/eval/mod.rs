@@ -9,6 +9,9 @@
 //! - mobility per kind (cells a piece reaches), where the variant has cheap attack tables;
 //! - attacks on the cells around the enemy royal piece;
 //! - pieces in hand per kind (drop variants), on top of their material;
+//! - a pair of a kind (two Bishops and more), from the material counts, for every variant;
+//! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
+//!   by rank from their owner's side, doubled and isolated pawns);
 //! - the side to move (tempo).
 //!
 //! The evaluation is linear in the weights, which is what lets `variantlab tune` fit them
@@ -35,19 +38,28 @@ pub trait FeatureSink {
     fn king_attacks(&mut self, color: Color, attacks: u32);
     /// `color` holds `count` pieces of kind `kind` in hand.
     fn in_hand(&mut self, color: Color, kind: usize, count: u32);
+    /// A passed pawn of `color` stands on rank `rank` counted from its owner's side (0-based,
+    /// below [`Game::pawn_ranks`]).
+    fn passed(&mut self, color: Color, rank: usize);
+    /// `color` has `doubled` pawns with another of its pawns ahead on the same file and
+    /// `isolated` pawns with none of its pawns on the neighbouring files.
+    fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32);
 }
 
 /// Full weight of the middle game in the phase blend.
 pub const PHASE_MAX: i32 = 256;
 
 /// Where each feature's weight sits in a flat weight vector: per kind a block of material,
-/// in hand, mobility and one entry per cell, then the royal-zone attacks and the tempo.
+/// in hand, mobility, pair and one entry per cell, then the royal-zone attacks, the tempo,
+/// the passed pawns by rank, doubled and isolated pawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Material kinds ([`Game::material_kinds`]).
     pub kinds: usize,
     /// Cell indices of the cell tables ([`Game::eval_cells`]).
     pub cells: usize,
+    /// Ranks of the passed-pawn table ([`Game::pawn_ranks`]; 0 without pawn structure).
+    pub pawn_ranks: usize,
 }
 
 impl Layout {
@@ -56,10 +68,11 @@ impl Layout {
         Layout {
             kinds: pos.material_kinds().len(),
             cells: pos.eval_cells(),
+            pawn_ranks: pos.pawn_ranks(),
         }
     }
     fn block(&self) -> usize {
-        3 + self.cells
+        4 + self.cells
     }
     /// Index of kind `k`'s material weight.
     pub fn material(&self, k: usize) -> usize {
@@ -73,9 +86,13 @@ impl Layout {
     pub fn mobility(&self, k: usize) -> usize {
         k * self.block() + 2
     }
+    /// Index of kind `k`'s pair weight (the side has two or more of the kind).
+    pub fn pair(&self, k: usize) -> usize {
+        k * self.block() + 3
+    }
     /// Index of kind `k`'s weight on `cell`.
     pub fn cell(&self, k: usize, cell: usize) -> usize {
-        k * self.block() + 3 + cell
+        k * self.block() + 4 + cell
     }
     /// Index of the royal-zone attack weight.
     pub fn king_attack(&self) -> usize {
@@ -85,9 +102,21 @@ impl Layout {
     pub fn tempo(&self) -> usize {
         self.kinds * self.block() + 1
     }
+    /// Index of the weight of a passed pawn on `rank` (from its owner's side).
+    pub fn passed(&self, rank: usize) -> usize {
+        self.kinds * self.block() + 2 + rank
+    }
+    /// Index of the doubled-pawn weight.
+    pub fn doubled(&self) -> usize {
+        self.kinds * self.block() + 2 + self.pawn_ranks
+    }
+    /// Index of the isolated-pawn weight.
+    pub fn isolated(&self) -> usize {
+        self.kinds * self.block() + 3 + self.pawn_ranks
+    }
     /// Number of weights (each a middle-game and end-game pair).
     pub fn len(&self) -> usize {
-        self.kinds * self.block() + 2
+        self.kinds * self.block() + 4 + self.pawn_ranks
     }
     /// Whether there are no weights at all.
     pub fn is_empty(&self) -> bool {
@@ -222,6 +251,12 @@ impl Evaluator {
                 acc.sum[0] += n * w[0];
                 acc.sum[1] += n * w[1];
             }
+            let pairs = pair_difference(white, black);
+            if pairs != 0 {
+                let w = self.weights[self.layout.pair(k)];
+                acc.sum[0] += pairs * w[0];
+                acc.sum[1] += pairs * w[1];
+            }
         }
         pos.eval_features(&mut acc);
         let tempo = self.weights[self.layout.tempo()];
@@ -233,6 +268,12 @@ impl Evaluator {
         let white = (acc.sum[0] * ph + acc.sum[1] * (PHASE_MAX - ph)) / PHASE_MAX;
         sign * white
     }
+}
+
+/// Whether White has a pair of a kind (two or more) minus whether Black has.
+#[inline]
+fn pair_difference(white: u16, black: u16) -> i32 {
+    i32::from(white >= 2) - i32::from(black >= 2)
 }
 
 /// Adds weights for the search.
@@ -269,6 +310,15 @@ impl FeatureSink for Accumulator<'_> {
     fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
         self.add(color, self.layout.in_hand(kind), count as i32);
     }
+    #[inline]
+    fn passed(&mut self, color: Color, rank: usize) {
+        self.add(color, self.layout.passed(rank), 1);
+    }
+    #[inline]
+    fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
+        self.add(color, self.layout.doubled(), doubled as i32);
+        self.add(color, self.layout.isolated(), isolated as i32);
+    }
 }
 
 /// Records a position's features as (weight index, White-minus-Black count) pairs, for the
@@ -303,6 +353,12 @@ impl FeatureRecorder {
             if n != 0 {
                 self.features.push((self.layout.material(k) as u32, n));
             }
+            let pairs = pair_difference(white, black);
+            if pairs != 0 {
+                self.features
+                    .push((self.layout.pair(k) as u32, pairs as i16));
+            }
+            self.totals[self.layout.pair(k)] += u64::from(white >= 2) + u64::from(black >= 2);
         }
         pos.eval_features(self);
         let sign = if pos.turn() == Color::White { 1 } else { -1 };
@@ -338,5 +394,12 @@ impl FeatureSink for FeatureRecorder {
     }
     fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
         self.add(color, self.layout.in_hand(kind), count as i32);
+    }
+    fn passed(&mut self, color: Color, rank: usize) {
+        self.add(color, self.layout.passed(rank), 1);
+    }
+    fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
+        self.add(color, self.layout.doubled(), doubled as i32);
+        self.add(color, self.layout.isolated(), isolated as i32);
     }
 }

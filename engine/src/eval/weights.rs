@@ -49,6 +49,9 @@ pub struct KindWeights {
     /// Value per cell reached.
     #[serde(default)]
     pub mobility: [i32; 2],
+    /// Bonus for having two or more of the kind (the bishop pair).
+    #[serde(default)]
+    pub pair: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -71,6 +74,19 @@ pub struct EvalWeights {
     /// For the side to move.
     #[serde(default)]
     pub tempo: [i32; 2],
+    /// Per passed pawn by rank from its owner's side, middle game (variants with pawn
+    /// structure; empty = all zero).
+    #[serde(default)]
+    pub passed_mg: Vec<i32>,
+    /// Per passed pawn by rank, end game.
+    #[serde(default)]
+    pub passed_eg: Vec<i32>,
+    /// Per doubled pawn (another of its side's pawns ahead on the same file).
+    #[serde(default)]
+    pub doubled: [i32; 2],
+    /// Per isolated pawn (none of its side's pawns on the neighbouring files).
+    #[serde(default)]
+    pub isolated: [i32; 2],
     /// Per material kind, in the order of the variant's kinds.
     pub kinds: Vec<KindWeights>,
 }
@@ -96,6 +112,16 @@ pub enum WeightsError {
         expected: Vec<String>,
         /// The file's kinds.
         found: Vec<String>,
+    },
+    /// A passed-pawn table longer than the board's ranks.
+    #[error(
+        "evaluation weights: the passed-pawn table has {found} entries, the board {expected} ranks"
+    )]
+    PawnRanks {
+        /// The board's ranks (0 for a variant without pawn structure).
+        expected: usize,
+        /// Entries in the file.
+        found: usize,
     },
     /// A cell table of the wrong length.
     #[error("evaluation weights: {kind}'s cell table has {found} entries, the board {expected}")]
@@ -155,6 +181,7 @@ impl EvalWeights {
             w[layout.material(k)] = kw.material;
             w[layout.in_hand(k)] = kw.in_hand;
             w[layout.mobility(k)] = kw.mobility;
+            w[layout.pair(k)] = kw.pair;
             for c in 0..layout.cells {
                 w[layout.cell(k, c)] = [
                     kw.cells_mg.get(c).copied().unwrap_or(0),
@@ -164,6 +191,22 @@ impl EvalWeights {
         }
         w[layout.king_attack()] = self.king_attack;
         w[layout.tempo()] = self.tempo;
+        for table in [&self.passed_mg, &self.passed_eg] {
+            if table.len() > layout.pawn_ranks {
+                return Err(WeightsError::PawnRanks {
+                    expected: layout.pawn_ranks,
+                    found: table.len(),
+                });
+            }
+        }
+        for r in 0..layout.pawn_ranks {
+            w[layout.passed(r)] = [
+                self.passed_mg.get(r).copied().unwrap_or(0),
+                self.passed_eg.get(r).copied().unwrap_or(0),
+            ];
+        }
+        w[layout.doubled()] = self.doubled;
+        w[layout.isolated()] = self.isolated;
         Ok(w)
     }
 
@@ -183,6 +226,7 @@ impl EvalWeights {
                 material: w[layout.material(k)],
                 in_hand: w[layout.in_hand(k)],
                 mobility: w[layout.mobility(k)],
+                pair: w[layout.pair(k)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })
@@ -192,6 +236,14 @@ impl EvalWeights {
             produced,
             king_attack: w[layout.king_attack()],
             tempo: w[layout.tempo()],
+            passed_mg: (0..layout.pawn_ranks)
+                .map(|r| w[layout.passed(r)][0])
+                .collect(),
+            passed_eg: (0..layout.pawn_ranks)
+                .map(|r| w[layout.passed(r)][1])
+                .collect(),
+            doubled: w[layout.doubled()],
+            isolated: w[layout.isolated()],
             kinds,
         }
     }

@@ -287,6 +287,33 @@ impl<V: Variant> Game for Position<V> {
             }
             sink.king_attacks(c, zone_attacks);
         }
+        if let Some(ps) = &rules.pawn_structure {
+            let mut pawns = [V::Bb::EMPTY; 2];
+            for r in (0..t.num_roles()).filter(|r| ps.roles >> r & 1 == 1) {
+                for c in Color::ALL {
+                    pawns[c.index()] |= self.pieces(c, crate::Role(r as u8));
+                }
+            }
+            for c in Color::ALL {
+                let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
+                let (mut doubled, mut isolated) = (0, 0);
+                for sq in own.squares() {
+                    let i = sq.index();
+                    if (ps.front_file[c.index()][i] & own).any() {
+                        doubled += 1;
+                    } else if (ps.front_span[c.index()][i] & enemy).is_empty() {
+                        sink.passed(c, ps.relative_rank[c.index()][i] as usize);
+                    }
+                    if (ps.neighbour_files[i] & own).is_empty() {
+                        isolated += 1;
+                    }
+                }
+                sink.pawn_structure(c, doubled, isolated);
+            }
+        }
+    }
+    fn pawn_ranks(&self) -> usize {
+        V::rules().pawn_structure.as_ref().map_or(0, |ps| ps.ranks)
     }
     fn positional(&self) -> i32 {
         crate::eval::positional(self)
