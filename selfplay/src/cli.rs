@@ -154,6 +154,21 @@ enum Command {
     },
 }
 
+/// `--l2`: chosen by held-out loss, or given.
+#[derive(Clone, Copy, Debug)]
+struct L2Choice(Option<f64>);
+
+/// `auto` or a penalty of at least 0.
+fn l2_choice(s: &str) -> Result<L2Choice, String> {
+    if s == "auto" {
+        return Ok(L2Choice(None));
+    }
+    match s.parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.is_finite() => Ok(L2Choice(Some(v))),
+        _ => Err(format!("{s:?} is neither auto nor a penalty of at least 0")),
+    }
+}
+
 /// A share from 0 to 1.
 fn unit_share(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -178,9 +193,10 @@ pub struct TuneArgs {
     /// Share of games held out for early stopping.
     #[arg(long, default_value_t = 0.1)]
     holdout: f64,
-    /// L2 penalty per squared centipawn away from the starting weights.
-    #[arg(long, default_value_t = 1e-7)]
-    l2: f64,
+    /// L2 penalty per squared centipawn away from the starting weights, or `auto`: the one
+    /// of 1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 3e-6 with the lowest held-out loss (one fit each).
+    #[arg(long, default_value = "auto", value_parser = l2_choice, allow_negative_numbers = true)]
+    l2: L2Choice,
     /// Share of each position's target taken from its recorded search score (as an expected
     /// result) instead of the game's result: 0 = results only.
     #[arg(long, default_value_t = 0.0, value_parser = unit_share)]
@@ -740,7 +756,7 @@ pub fn run() -> Result<()> {
             out: a.out,
             from: a.from,
             holdout: a.holdout,
-            l2: a.l2,
+            l2: a.l2.0,
             score_weight: a.score_weight,
             epochs: a.epochs,
             skip_plies: a.skip_plies,

@@ -6,7 +6,9 @@
 //! worth with the position held apart. A piece's *value* is then its material weight plus
 //! its average cell and mobility terms over the recorded positions (so the value does not
 //! depend on how the fit splits a constant between the material weight and the cell table,
-//! which the data cannot tell apart), blended between middle game and end game at the
+//! which the data cannot tell apart), its share of the pair bonus, and for the calibration
+//! kind of a variant with pawn structure the average passed, doubled and isolated terms
+//! per pawn (what a pawn is worth with its usual structure), blended between middle game and end game at the
 //! positions' mean phase, in units of the pawn's value.
 //!
 //! Honesty guards: the fit starts every non-royal kind at one common material weight (the
@@ -56,10 +58,19 @@ impl Default for TunedSettings {
     }
 }
 
-/// Each kind's value in centipawns under weights `w`: material plus the average cell and
-/// mobility terms of its pieces, at middle-game share `phase`. `None` for a kind no recorded
-/// position has on the board.
-fn kind_values(w: &[[f64; 2]], data: &Dataset, layout: Layout, phase: f64) -> Vec<Option<f64>> {
+/// Each kind's value in centipawns under weights `w`: material plus the average cell,
+/// mobility and pair terms of its pieces (and, for the `pawn` kind, the average pawn
+/// structure terms), at middle-game share `phase`. `None` for a kind no recorded position
+/// has on the board.
+fn kind_values(
+    w: &[[f64; 2]],
+    data: &Dataset,
+    layout: Layout,
+    phase: f64,
+    pawn: usize,
+) -> Vec<Option<f64>> {
+    let per_piece =
+        |j: usize, p: usize, pieces: u64| w[j][p] * data.totals[j] as f64 / pieces as f64;
     (0..layout.kinds)
         .map(|k| {
             let cells: Vec<(usize, u64)> = (0..layout.cells)
@@ -75,7 +86,15 @@ fn kind_values(w: &[[f64; 2]], data: &Dataset, layout: Layout, phase: f64) -> Ve
             let term = |p: usize| {
                 let cell: f64 =
                     cells.iter().map(|&(j, n)| w[j][p] * n as f64).sum::<f64>() / pieces as f64;
-                w[layout.material(k)][p] + cell + w[layout.mobility(k)][p] * mobility
+                let mut structure = per_piece(layout.pair(k), p, pieces);
+                if k == pawn && layout.pawn_ranks > 0 {
+                    structure += (0..layout.pawn_ranks)
+                        .map(|r| layout.passed(r))
+                        .chain([layout.doubled(), layout.isolated()])
+                        .map(|j| per_piece(j, p, pieces))
+                        .sum::<f64>();
+                }
+                w[layout.material(k)][p] + cell + w[layout.mobility(k)][p] * mobility + structure
             };
             Some(phase * term(0) + (1.0 - phase) * term(1))
         })
@@ -148,7 +167,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
         let unit = v[pawn].filter(|&u| u > 0.0);
         v.iter().map(|x| Some((*x)? / unit?)).collect()
     };
-    let centipawns = kind_values(&f.weights, &data, layout, phase);
+    let centipawns = kind_values(&f.weights, &data, layout, phase, pawn);
     let unit_cp = centipawns[pawn];
     let point = ratios(&centipawns);
     // Bootstrap: resample games with replacement; the games left out check the loss.
@@ -185,7 +204,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
             ..full.clone()
         };
         let r = fit(&data, &rows, &out_of_bag, &f.weights, &replicate, &bar);
-        replicates.push(ratios(&kind_values(&r.weights, &data, layout, phase)));
+        replicates.push(ratios(&kind_values(&r.weights, &data, layout, phase, pawn)));
     }
     bar.finish_and_clear();
     let z = z_for_confidence(0.95);

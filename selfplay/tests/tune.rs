@@ -71,6 +71,19 @@ fn tuned_weights_load_and_play() {
     assert_eq!(w["produced"]["method"], "texel");
     assert!(w["produced"]["positions"].as_u64().unwrap() > 100);
     assert_eq!(w["kinds"].as_array().unwrap().len(), 6);
+    // `--l2 auto` (the default) fits once per penalty and keeps the lowest held-out loss,
+    // which the file names with every loss tried.
+    let settings = w["produced"]["settings"].as_str().unwrap();
+    assert!(
+        settings.contains("lowest held-out loss of 1e-8: "),
+        "{settings}"
+    );
+    assert!(settings.matches("e-").count() >= 6, "{settings}");
+    assert_eq!(
+        w["passed_eg"].as_array().unwrap().len(),
+        8,
+        "chess has pawn structure"
+    );
 
     let config = dir.join("tuned.json");
     std::fs::write(
@@ -154,6 +167,29 @@ fn bad_input_is_refused_clearly() {
     let o = tune(&[&bare]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--record-moves"), "{}", stderr(&o));
+
+    // `--l2 auto` needs held-out games to choose by; a penalty must be a number of at least 0.
+    for (flags, says) in [
+        (
+            &["--holdout", "0"][..],
+            "--l2 auto chooses by the held-out loss",
+        ),
+        (&["--l2", "-1"][..], "neither auto nor a penalty"),
+        (&["--l2", "lots"][..], "neither auto nor a penalty"),
+    ] {
+        let mut args = vec![
+            "tune",
+            "--games",
+            chess.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ];
+        args.extend(flags);
+        let o = variantlab(&args);
+        assert!(!o.status.success(), "{flags:?}");
+        assert!(stderr(&o).contains(says), "{flags:?}: {}", stderr(&o));
+    }
 
     // A moves.csv cut off in the middle of a game.
     let moves = std::fs::read_to_string(chess.join("moves.csv")).unwrap();
