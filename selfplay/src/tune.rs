@@ -457,8 +457,8 @@ fn starting_weights<G: Game>(from: &str) -> Result<Evaluator> {
 
 /// The L2 penalties `--l2 auto` tries. Too strong a penalty holds every weight near its start
 /// (chess at 1e-6: a passed pawn on the seventh rank learned 9 cp); too weak a one lets
-/// weights seen in few positions fit noise. The mean loss over N positions puts a penalty of
-/// 1e-7 at about a 6 cp prior spread for N = 250,000.
+/// weights seen in few positions fit noise. The penalty is added to the *mean* loss, so what
+/// one value does depends on the number of positions: no single value suits every data set.
 pub const L2_GRID: [f64; 6] = [1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 3e-6];
 
 /// `variantlab tune`.
