@@ -128,17 +128,21 @@ fn embedded_weights_fit_their_variants() {
     }
 }
 
-/// The pawn-structure calls of one position.
+/// The pawn-structure and threat calls of one position.
 #[derive(Default)]
 struct PawnCalls {
     passed: Vec<(Color, usize)>,
     structure: Vec<(Color, u32, u32)>,
+    threatened: Vec<(Color, usize, bool, u32)>,
 }
 
 impl variantlab_engine::eval::FeatureSink for PawnCalls {
     fn piece(&mut self, _: Color, _: usize, _: usize) {}
     fn mobility(&mut self, _: Color, _: usize, _: u32) {}
     fn king_attacks(&mut self, _: Color, _: u32) {}
+    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
+        self.threatened.push((color, kind, to_move, count));
+    }
     fn in_hand(&mut self, _: Color, _: usize, _: u32) {}
     fn passed(&mut self, color: Color, rank: usize) {
         self.passed.push((color, rank));
@@ -193,4 +197,44 @@ fn pawn_structure_only_where_pawns_only_move_forward() {
             assert_eq!(G::start().pawn_ranks(), expected, "{}", kind.name());
         });
     }
+}
+
+#[test]
+fn chess_reports_threatened_pieces() {
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // Kinds: pawn 0, knight 1, bishop 2, rook 3, queen 4, king 5. White (to move): the
+    // knight on d5 is attacked by the pawn on e6 (cheaper); the rook on a1 by the bishop on
+    // f6 along the long diagonal (cheaper); the pawns on e4 and g3 by the queen on h4, and
+    // nothing defends them. Black: the queen on h4 is attacked by the pawn on g3 (cheaper);
+    // the bishop on f6 by the knight on d5, and nothing defends it; the pawn on e6 is not
+    // attacked.
+    let pos = G::from_text("4k3/8/4pb2/3N4/4P2q/6P1/8/R3K3 w - - 0 1").unwrap();
+    let mut calls = PawnCalls::default();
+    pos.eval_features(&mut calls);
+    let mut t = calls.threatened.clone();
+    t.sort_by_key(|&(c, k, _, _)| (c == Color::Black, k));
+    assert_eq!(
+        t,
+        vec![
+            (Color::White, 0, true, 2),
+            (Color::White, 1, true, 1),
+            (Color::White, 3, true, 1),
+            (Color::Black, 2, false, 1),
+            (Color::Black, 4, false, 1)
+        ]
+    );
+    // An undefended piece attacked by a dearer one is threatened too; a defended one is not.
+    let pos = G::from_text("4k3/8/8/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
+    let mut calls = PawnCalls::default();
+    pos.eval_features(&mut calls);
+    let mut t = calls.threatened.clone();
+    t.sort_by_key(|&(c, k, _, _)| (c == Color::Black, k));
+    assert_eq!(
+        t,
+        vec![(Color::White, 1, false, 1), (Color::Black, 1, true, 1)]
+    );
+    let pos = G::from_text("4k3/8/4p3/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
+    let mut calls = PawnCalls::default();
+    pos.eval_features(&mut calls);
+    assert_eq!(calls.threatened, vec![(Color::White, 1, false, 1)]);
 }

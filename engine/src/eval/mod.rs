@@ -8,6 +8,9 @@
 //!   Black, so one table serves both sides;
 //! - mobility per kind (cells a piece reaches), where the variant has cheap attack tables;
 //! - attacks on the cells around the enemy royal piece;
+//! - threatened pieces per kind (attacked by a cheaper enemy piece, or attacked and not
+//!   defended), one weight for the side to move and one for the other, where the variant has
+//!   cheap attack tables;
 //! - pieces in hand per kind (drop variants), on top of their material;
 //! - a pair of a kind (two Bishops and more), from the material counts, for every variant;
 //! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
@@ -36,6 +39,10 @@ pub trait FeatureSink {
     fn mobility(&mut self, color: Color, kind: usize, cells: u32);
     /// `color` attacks the cells next to the enemy royal piece `attacks` times.
     fn king_attacks(&mut self, color: Color, attacks: u32);
+    /// `count` pieces of kind `kind` of `color` are attacked by a cheaper enemy piece, or
+    /// attacked and not defended; `to_move` says whether `color` moves next (and so may save
+    /// them) or not (and may lose one).
+    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32);
     /// `color` holds `count` pieces of kind `kind` in hand.
     fn in_hand(&mut self, color: Color, kind: usize, count: u32);
     /// A passed pawn of `color` stands on rank `rank` counted from its owner's side (0-based,
@@ -50,7 +57,8 @@ pub trait FeatureSink {
 pub const PHASE_MAX: i32 = 256;
 
 /// Where each feature's weight sits in a flat weight vector: per kind a block of material,
-/// in hand, mobility, pair and one entry per cell, then the royal-zone attacks, the tempo,
+/// in hand, mobility, pair, threatened (side to move, other side) and one entry per cell,
+/// then the royal-zone attacks, the tempo,
 /// the passed pawns by rank, doubled and isolated pawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -72,7 +80,7 @@ impl Layout {
         }
     }
     fn block(&self) -> usize {
-        4 + self.cells
+        6 + self.cells
     }
     /// Index of kind `k`'s material weight.
     pub fn material(&self, k: usize) -> usize {
@@ -90,9 +98,13 @@ impl Layout {
     pub fn pair(&self, k: usize) -> usize {
         k * self.block() + 3
     }
+    /// Index of kind `k`'s threatened-piece weight, for the side to move or the other side.
+    pub fn threatened(&self, k: usize, to_move: bool) -> usize {
+        k * self.block() + if to_move { 4 } else { 5 }
+    }
     /// Index of kind `k`'s weight on `cell`.
     pub fn cell(&self, k: usize, cell: usize) -> usize {
-        k * self.block() + 4 + cell
+        k * self.block() + 6 + cell
     }
     /// Index of the royal-zone attack weight.
     pub fn king_attack(&self) -> usize {
@@ -307,6 +319,10 @@ impl FeatureSink for Accumulator<'_> {
         self.add(color, self.layout.king_attack(), attacks as i32);
     }
     #[inline]
+    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
+        self.add(color, self.layout.threatened(kind, to_move), count as i32);
+    }
+    #[inline]
     fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
         self.add(color, self.layout.in_hand(kind), count as i32);
     }
@@ -391,6 +407,9 @@ impl FeatureSink for FeatureRecorder {
     }
     fn king_attacks(&mut self, color: Color, attacks: u32) {
         self.add(color, self.layout.king_attack(), attacks as i32);
+    }
+    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
+        self.add(color, self.layout.threatened(kind, to_move), count as i32);
     }
     fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
         self.add(color, self.layout.in_hand(kind), count as i32);

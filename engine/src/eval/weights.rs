@@ -52,6 +52,13 @@ pub struct KindWeights {
     /// Bonus for having two or more of the kind (the bishop pair).
     #[serde(default)]
     pub pair: [i32; 2],
+    /// Per piece of the kind attacked by a cheaper enemy piece, or attacked and not defended,
+    /// when its side is to move.
+    #[serde(default)]
+    pub threatened_moving: [i32; 2],
+    /// The same when the other side is to move.
+    #[serde(default)]
+    pub threatened_waiting: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -182,6 +189,8 @@ impl EvalWeights {
             w[layout.in_hand(k)] = kw.in_hand;
             w[layout.mobility(k)] = kw.mobility;
             w[layout.pair(k)] = kw.pair;
+            w[layout.threatened(k, true)] = kw.threatened_moving;
+            w[layout.threatened(k, false)] = kw.threatened_waiting;
             for c in 0..layout.cells {
                 w[layout.cell(k, c)] = [
                     kw.cells_mg.get(c).copied().unwrap_or(0),
@@ -227,6 +236,8 @@ impl EvalWeights {
                 in_hand: w[layout.in_hand(k)],
                 mobility: w[layout.mobility(k)],
                 pair: w[layout.pair(k)],
+                threatened_moving: w[layout.threatened(k, true)],
+                threatened_waiting: w[layout.threatened(k, false)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })

@@ -258,6 +258,9 @@ impl<V: Variant> Game for Position<V> {
         let rules = V::rules();
         let t = &rules.tables;
         let occ = self.occupied();
+        let nroles = t.num_roles().min(MAX_KINDS);
+        // Cells each side's pieces of each role attack (could capture on), for the threats.
+        let mut attacked = [[V::Bb::EMPTY; MAX_KINDS]; 2];
         for c in Color::ALL {
             let own = self.by_color(c);
             // The enemy royal piece's neighbourhood: the cells it could step to.
@@ -266,7 +269,7 @@ impl<V: Variant> Game for Position<V> {
                 .map(|k| t.attacks(!c, rules.king, k, occ))
                 .unwrap_or(V::Bb::EMPTY);
             let mut zone_attacks = 0;
-            for r in 0..t.num_roles() {
+            for (r, role_attacks) in attacked[c.index()].iter_mut().enumerate().take(nroles) {
                 let role = crate::Role(r as u8);
                 for sq in self.pieces(c, role).squares() {
                     let cell = match c {
@@ -275,17 +278,48 @@ impl<V: Variant> Game for Position<V> {
                     };
                     sink.piece(c, r, cell.index());
                     if role == rules.king {
+                        *role_attacks |= t.attacks(c, role, sq, occ);
                         continue;
                     }
-                    let mut reach = t.leap_moves(c, role, sq) | t.leap_captures(c, role, sq);
+                    let captures = t.leap_captures(c, role, sq);
+                    let mut reach = t.leap_moves(c, role, sq) | captures;
+                    let mut attacks = captures;
                     for &slot in t.rides(c, role) {
-                        reach |= t.ride(slot, sq, occ);
+                        let ride = t.ride(slot, sq, occ);
+                        reach |= ride;
+                        if slot.modality.captures() {
+                            attacks |= ride;
+                        }
                     }
+                    *role_attacks |= attacks;
                     sink.mobility(c, r, (reach & !own).count());
                     zone_attacks += (reach & zone).count();
                 }
             }
             sink.king_attacks(c, zone_attacks);
+        }
+        // Threatened pieces: attacked by a cheaper enemy piece, or attacked and not defended
+        // (the royal piece defends and attacks, but is never the cheaper attacker).
+        let any =
+            |side: &[V::Bb; MAX_KINDS]| side[..nroles].iter().fold(V::Bb::EMPTY, |acc, &b| acc | b);
+        let value = |r: usize| rules.spec.pieces[r].value;
+        for c in Color::ALL {
+            let (mine, theirs) = (&attacked[c.index()], &attacked[(!c).index()]);
+            let loose = any(theirs) & !any(mine);
+            for r in (0..nroles).filter(|&r| r != rules.king.index()) {
+                let pieces = self.pieces(c, crate::Role(r as u8));
+                if pieces.is_empty() {
+                    continue;
+                }
+                let mut cheaper = V::Bb::EMPTY;
+                for a in (0..nroles).filter(|&a| a != rules.king.index() && value(a) < value(r)) {
+                    cheaper |= theirs[a];
+                }
+                let n = (pieces & (cheaper | loose)).count();
+                if n > 0 {
+                    sink.threatened(c, r, c == self.turn(), n);
+                }
+            }
         }
         if let Some(ps) = &rules.pawn_structure {
             let mut pawns = [V::Bb::EMPTY; 2];
