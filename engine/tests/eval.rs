@@ -134,6 +134,7 @@ struct PawnCalls {
     passed: Vec<(Color, usize)>,
     structure: Vec<(Color, u32, u32)>,
     threatened: Vec<(Color, usize, bool, u32)>,
+    multiple: Vec<(Color, bool)>,
 }
 
 impl variantlab_engine::eval::FeatureSink for PawnCalls {
@@ -143,6 +144,10 @@ impl variantlab_engine::eval::FeatureSink for PawnCalls {
     fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
         self.threatened.push((color, kind, to_move, count));
     }
+    fn multiple_threats(&mut self, color: Color, to_move: bool) {
+        self.multiple.push((color, to_move));
+    }
+    fn king_danger(&mut self, _: Color, _: u32) {}
     fn in_hand(&mut self, _: Color, _: usize, _: u32) {}
     fn passed(&mut self, color: Color, rank: usize) {
         self.passed.push((color, rank));
@@ -223,6 +228,11 @@ fn chess_reports_threatened_pieces() {
             (Color::Black, 4, false, 1)
         ]
     );
+    // Both sides have two or more threatened pieces.
+    assert_eq!(
+        calls.multiple,
+        vec![(Color::White, true), (Color::Black, false)]
+    );
     // An undefended piece attacked by a dearer one is threatened too; a defended one is not.
     let pos = G::from_text("4k3/8/8/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
     let mut calls = PawnCalls::default();
@@ -233,6 +243,7 @@ fn chess_reports_threatened_pieces() {
         t,
         vec![(Color::White, 1, false, 1), (Color::Black, 1, true, 1)]
     );
+    assert!(calls.multiple.is_empty(), "{:?}", calls.multiple);
     let pos = G::from_text("4k3/8/4p3/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
     let mut calls = PawnCalls::default();
     pos.eval_features(&mut calls);

@@ -7,10 +7,11 @@
 //! - a cell table per kind, written from White's side and read through the rank mirror for
 //!   Black, so one table serves both sides;
 //! - mobility per kind (cells a piece reaches), where the variant has cheap attack tables;
-//! - attacks on the cells around the enemy royal piece;
+//! - attacks on the cells around the enemy royal piece, and their square (an attack that
+//!   brings more pieces counts for more than the sum of its parts);
 //! - threatened pieces per kind (attacked by a cheaper enemy piece, or attacked and not
 //!   defended), one weight for the side to move and one for the other, where the variant has
-//!   cheap attack tables;
+//!   cheap attack tables, and whether a side has two or more of them (a fork);
 //! - pieces in hand per kind (drop variants), on top of their material;
 //! - a pair of a kind (two Bishops and more), from the material counts, for every variant;
 //! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
@@ -43,6 +44,11 @@ pub trait FeatureSink {
     /// attacked and not defended; `to_move` says whether `color` moves next (and so may save
     /// them) or not (and may lose one).
     fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32);
+    /// `color` has two or more threatened pieces (of any kinds).
+    fn multiple_threats(&mut self, color: Color, to_move: bool);
+    /// `color` attacks the cells next to the enemy royal piece `attacks` times: the square
+    /// term, `attacks² / 4`.
+    fn king_danger(&mut self, color: Color, attacks: u32);
     /// `color` holds `count` pieces of kind `kind` in hand.
     fn in_hand(&mut self, color: Color, kind: usize, count: u32);
     /// A passed pawn of `color` stands on rank `rank` counted from its owner's side (0-based,
@@ -59,7 +65,8 @@ pub const PHASE_MAX: i32 = 256;
 /// Where each feature's weight sits in a flat weight vector: per kind a block of material,
 /// in hand, mobility, pair, threatened (side to move, other side) and one entry per cell,
 /// then the royal-zone attacks, the tempo,
-/// the passed pawns by rank, doubled and isolated pawns.
+/// the passed pawns by rank, doubled and isolated pawns, the square of the royal-zone attacks
+/// and two or more threatened pieces (side to move, other side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Material kinds ([`Game::material_kinds`]).
@@ -126,9 +133,18 @@ impl Layout {
     pub fn isolated(&self) -> usize {
         self.kinds * self.block() + 3 + self.pawn_ranks
     }
+    /// Index of the weight of the royal-zone attacks' square term.
+    pub fn king_danger(&self) -> usize {
+        self.kinds * self.block() + 4 + self.pawn_ranks
+    }
+    /// Index of the weight of two or more threatened pieces, for the side to move or the
+    /// other side.
+    pub fn multiple_threats(&self, to_move: bool) -> usize {
+        self.kinds * self.block() + if to_move { 5 } else { 6 } + self.pawn_ranks
+    }
     /// Number of weights (each a middle-game and end-game pair).
     pub fn len(&self) -> usize {
-        self.kinds * self.block() + 4 + self.pawn_ranks
+        self.kinds * self.block() + 7 + self.pawn_ranks
     }
     /// Whether there are no weights at all.
     pub fn is_empty(&self) -> bool {
@@ -282,6 +298,13 @@ impl Evaluator {
     }
 }
 
+/// The square term of `attacks` royal-zone attacks (divided by 4 so its weight has room to
+/// be a fraction of a centipawn per attack and still an integer).
+#[inline]
+fn king_danger(attacks: u32) -> i32 {
+    (attacks * attacks / 4).min(i16::MAX as u32) as i32
+}
+
 /// Whether White has a pair of a kind (two or more) minus whether Black has.
 #[inline]
 fn pair_difference(white: u16, black: u16) -> i32 {
@@ -321,6 +344,14 @@ impl FeatureSink for Accumulator<'_> {
     #[inline]
     fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
         self.add(color, self.layout.threatened(kind, to_move), count as i32);
+    }
+    #[inline]
+    fn multiple_threats(&mut self, color: Color, to_move: bool) {
+        self.add(color, self.layout.multiple_threats(to_move), 1);
+    }
+    #[inline]
+    fn king_danger(&mut self, color: Color, attacks: u32) {
+        self.add(color, self.layout.king_danger(), king_danger(attacks));
     }
     #[inline]
     fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
@@ -410,6 +441,12 @@ impl FeatureSink for FeatureRecorder {
     }
     fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
         self.add(color, self.layout.threatened(kind, to_move), count as i32);
+    }
+    fn multiple_threats(&mut self, color: Color, to_move: bool) {
+        self.add(color, self.layout.multiple_threats(to_move), 1);
+    }
+    fn king_danger(&mut self, color: Color, attacks: u32) {
+        self.add(color, self.layout.king_danger(), king_danger(attacks));
     }
     fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
         self.add(color, self.layout.in_hand(kind), count as i32);

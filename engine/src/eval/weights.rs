@@ -78,6 +78,15 @@ pub struct EvalWeights {
     /// Per attack on a cell next to the enemy royal piece.
     #[serde(default)]
     pub king_attack: [i32; 2],
+    /// Per unit of the square term of the royal-zone attacks (`attacks² / 4`).
+    #[serde(default)]
+    pub king_danger: [i32; 2],
+    /// A side with two or more threatened pieces, when it is to move.
+    #[serde(default)]
+    pub multiple_threats_moving: [i32; 2],
+    /// The same when the other side is to move.
+    #[serde(default)]
+    pub multiple_threats_waiting: [i32; 2],
     /// For the side to move.
     #[serde(default)]
     pub tempo: [i32; 2],
@@ -200,6 +209,9 @@ impl EvalWeights {
         }
         w[layout.king_attack()] = self.king_attack;
         w[layout.tempo()] = self.tempo;
+        w[layout.king_danger()] = self.king_danger;
+        w[layout.multiple_threats(true)] = self.multiple_threats_moving;
+        w[layout.multiple_threats(false)] = self.multiple_threats_waiting;
         for table in [&self.passed_mg, &self.passed_eg] {
             if table.len() > layout.pawn_ranks {
                 return Err(WeightsError::PawnRanks {
@@ -247,6 +259,9 @@ impl EvalWeights {
             produced,
             king_attack: w[layout.king_attack()],
             tempo: w[layout.tempo()],
+            king_danger: w[layout.king_danger()],
+            multiple_threats_moving: w[layout.multiple_threats(true)],
+            multiple_threats_waiting: w[layout.multiple_threats(false)],
             passed_mg: (0..layout.pawn_ranks)
                 .map(|r| w[layout.passed(r)][0])
                 .collect(),

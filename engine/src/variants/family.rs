@@ -297,6 +297,7 @@ impl<V: Variant> Game for Position<V> {
                 }
             }
             sink.king_attacks(c, zone_attacks);
+            sink.king_danger(c, zone_attacks);
         }
         // Threatened pieces: attacked by a cheaper enemy piece, or attacked and not defended
         // (the royal piece defends and attacks, but is never the cheaper attacker).
@@ -306,6 +307,7 @@ impl<V: Variant> Game for Position<V> {
         for c in Color::ALL {
             let (mine, theirs) = (&attacked[c.index()], &attacked[(!c).index()]);
             let loose = any(theirs) & !any(mine);
+            let mut all = 0;
             for r in (0..nroles).filter(|&r| r != rules.king.index()) {
                 let pieces = self.pieces(c, crate::Role(r as u8));
                 if pieces.is_empty() {
@@ -319,6 +321,10 @@ impl<V: Variant> Game for Position<V> {
                 if n > 0 {
                     sink.threatened(c, r, c == self.turn(), n);
                 }
+                all += n;
+            }
+            if all >= 2 {
+                sink.multiple_threats(c, c == self.turn());
             }
         }
         if let Some(ps) = &rules.pawn_structure {
