@@ -149,18 +149,20 @@ fn check_variant<G: Game>(name: &str, games: usize, shallow: bool, extras: &[&st
                     .sum();
                 let recapture = legal(&c).into_iter().any(|r| c.is_tactical(r));
                 if gain >= 300 && !recapture && !c.in_check() && outcome(&c, &[]).is_none() {
-                    let us = p.turn().index();
-                    let balance: i32 = (0..values.len())
-                        .map(|k| (before[us][k] as i32 - before[them][k] as i32) * values[k])
-                        .sum();
+                    // Judged in the evaluation's own currency: a tuned evaluation values
+                    // pieces (and, in Dai Mitregi, pieces in hand) otherwise than the
+                    // defaults that chose the position.
+                    let before_eval = searcher.evaluate(p);
+                    let eval_gain = -searcher.evaluate(&c) - before_eval;
                     let r = searcher.search(p, &[], Limits::depth(hanging_depth));
                     // The capture is played, or another move whose score shows at least half
                     // the gain. A played capture may score less: the opponent's counterplay
                     // (a discovered attack, a token step, a drop) can win material back, as
                     // in a Hegelian position where taking a Bishop lets a Rook take another.
                     assert!(
-                        r.best == Some(m) || r.score >= balance + gain / 2,
-                        "{name}: left a free {gain} cp in {} (material {balance}, played {:?}, score {})",
+                        r.best == Some(m) || r.score >= before_eval + eval_gain / 2,
+                        "{name}: left a free {gain} cp in {} (static {before_eval}, the capture \
+                         {eval_gain} by the evaluation, played {:?}, score {})",
                         p.to_text(),
                         r.best,
                         r.score

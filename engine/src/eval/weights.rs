@@ -324,6 +324,10 @@ fn write_value(v: &serde_json::Value, indent: usize, out: &mut String) {
 const EMBEDDED: &[(&str, &str)] = &[
     ("chess", include_str!("../../../data/eval/chess.json")),
     (
+        "dai-mitregi",
+        include_str!("../../../data/eval/dai-mitregi.json"),
+    ),
+    (
         "dream-chess-46",
         include_str!("../../../data/eval/dream-chess-46.json"),
     ),
