@@ -137,6 +137,22 @@ struct PawnCalls {
     multiple: Vec<(Color, bool)>,
 }
 
+impl PawnCalls {
+    /// The calls `pos` makes.
+    fn of<G: Game>(pos: &G) -> PawnCalls {
+        let mut calls = PawnCalls::default();
+        pos.eval_features(&mut calls);
+        calls
+    }
+
+    /// The threatened-piece calls, White's first, by kind.
+    fn threatened_by_side(&self) -> Vec<(Color, usize, bool, u32)> {
+        let mut t = self.threatened.clone();
+        t.sort_by_key(|&(c, k, _, _)| (c == Color::Black, k));
+        t
+    }
+}
+
 impl variantlab_engine::eval::FeatureSink for PawnCalls {
     fn piece(&mut self, _: Color, _: usize, _: usize) {}
     fn mobility(&mut self, _: Color, _: usize, _: u32) {}
@@ -165,8 +181,7 @@ fn chess_reports_passed_doubled_and_isolated_pawns() {
     // counted from its side: a7 and g7 passed (index 1), h2 passed (index 6); a7 isolated.
     let pos = G::from_text("4k3/p5p1/3P4/8/8/2P5/2P4p/4K3 w - - 0 1").unwrap();
     assert_eq!(pos.pawn_ranks(), 8);
-    let mut calls = PawnCalls::default();
-    pos.eval_features(&mut calls);
+    let calls = PawnCalls::of(&pos);
     let mut passed = calls.passed.clone();
     passed.sort_by_key(|&(c, r)| (c == Color::Black, r));
     assert_eq!(
@@ -185,8 +200,7 @@ fn chess_reports_passed_doubled_and_isolated_pawns() {
     );
     // Pawns on neighbouring files facing each other: neither is passed, both isolated.
     let pos = G::from_text("4k3/p7/8/8/8/1P6/8/4K3 w - - 0 1").unwrap();
-    let mut calls = PawnCalls::default();
-    pos.eval_features(&mut calls);
+    let calls = PawnCalls::of(&pos);
     assert!(calls.passed.is_empty(), "{:?}", calls.passed);
     assert_eq!(
         calls.structure,
@@ -214,12 +228,9 @@ fn chess_reports_threatened_pieces() {
     // the bishop on f6 by the knight on d5, and nothing defends it; the pawn on e6 is not
     // attacked.
     let pos = G::from_text("4k3/8/4pb2/3N4/4P2q/6P1/8/R3K3 w - - 0 1").unwrap();
-    let mut calls = PawnCalls::default();
-    pos.eval_features(&mut calls);
-    let mut t = calls.threatened.clone();
-    t.sort_by_key(|&(c, k, _, _)| (c == Color::Black, k));
+    let calls = PawnCalls::of(&pos);
     assert_eq!(
-        t,
+        calls.threatened_by_side(),
         vec![
             (Color::White, 0, true, 2),
             (Color::White, 1, true, 1),
@@ -235,17 +246,13 @@ fn chess_reports_threatened_pieces() {
     );
     // An undefended piece attacked by a dearer one is threatened too; a defended one is not.
     let pos = G::from_text("4k3/8/8/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
-    let mut calls = PawnCalls::default();
-    pos.eval_features(&mut calls);
-    let mut t = calls.threatened.clone();
-    t.sort_by_key(|&(c, k, _, _)| (c == Color::Black, k));
+    let calls = PawnCalls::of(&pos);
     assert_eq!(
-        t,
+        calls.threatened_by_side(),
         vec![(Color::White, 1, false, 1), (Color::Black, 1, true, 1)]
     );
     assert!(calls.multiple.is_empty(), "{:?}", calls.multiple);
     let pos = G::from_text("4k3/8/4p3/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
-    let mut calls = PawnCalls::default();
-    pos.eval_features(&mut calls);
+    let calls = PawnCalls::of(&pos);
     assert_eq!(calls.threatened, vec![(Color::White, 1, false, 1)]);
 }

@@ -63,10 +63,10 @@ pub trait FeatureSink {
 pub const PHASE_MAX: i32 = 256;
 
 /// Where each feature's weight sits in a flat weight vector: per kind a block of material,
-/// in hand, mobility, pair, threatened (side to move, other side) and one entry per cell,
-/// then the royal-zone attacks, the tempo,
-/// the passed pawns by rank, doubled and isolated pawns, the square of the royal-zone attacks
-/// and two or more threatened pieces (side to move, other side).
+/// in hand, mobility, pair, threatened (side to move, other side) and one entry per cell;
+/// then the royal-zone attacks, the tempo, the passed pawns by rank, doubled and isolated
+/// pawns, the square of the royal-zone attacks and two or more threatened pieces (side to
+/// move, other side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Material kinds ([`Game::material_kinds`]).
@@ -328,45 +328,54 @@ impl Accumulator<'_> {
     }
 }
 
-impl FeatureSink for Accumulator<'_> {
-    #[inline]
-    fn piece(&mut self, color: Color, kind: usize, cell: usize) {
-        self.add(color, self.layout.cell(kind, cell), 1);
-    }
-    #[inline]
-    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
-        self.add(color, self.layout.mobility(kind), cells as i32);
-    }
-    #[inline]
-    fn king_attacks(&mut self, color: Color, attacks: u32) {
-        self.add(color, self.layout.king_attack(), attacks as i32);
-    }
-    #[inline]
-    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
-        self.add(color, self.layout.threatened(kind, to_move), count as i32);
-    }
-    #[inline]
-    fn multiple_threats(&mut self, color: Color, to_move: bool) {
-        self.add(color, self.layout.multiple_threats(to_move), 1);
-    }
-    #[inline]
-    fn king_danger(&mut self, color: Color, attacks: u32) {
-        self.add(color, self.layout.king_danger(), king_danger(attacks));
-    }
-    #[inline]
-    fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
-        self.add(color, self.layout.in_hand(kind), count as i32);
-    }
-    #[inline]
-    fn passed(&mut self, color: Color, rank: usize) {
-        self.add(color, self.layout.passed(rank), 1);
-    }
-    #[inline]
-    fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
-        self.add(color, self.layout.doubled(), doubled as i32);
-        self.add(color, self.layout.isolated(), isolated as i32);
-    }
+/// The feature-to-weight-index mapping, written once for both sinks that add by index (the
+/// search's [`Accumulator`] and the tuner's [`FeatureRecorder`]); each supplies `layout` and
+/// `add(color, index, times)`.
+macro_rules! indexed_feature_sink {
+    ($sink:ty) => {
+        impl FeatureSink for $sink {
+            #[inline]
+            fn piece(&mut self, color: Color, kind: usize, cell: usize) {
+                self.add(color, self.layout.cell(kind, cell), 1);
+            }
+            #[inline]
+            fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
+                self.add(color, self.layout.mobility(kind), cells as i32);
+            }
+            #[inline]
+            fn king_attacks(&mut self, color: Color, attacks: u32) {
+                self.add(color, self.layout.king_attack(), attacks as i32);
+            }
+            #[inline]
+            fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
+                self.add(color, self.layout.threatened(kind, to_move), count as i32);
+            }
+            #[inline]
+            fn multiple_threats(&mut self, color: Color, to_move: bool) {
+                self.add(color, self.layout.multiple_threats(to_move), 1);
+            }
+            #[inline]
+            fn king_danger(&mut self, color: Color, attacks: u32) {
+                self.add(color, self.layout.king_danger(), king_danger(attacks));
+            }
+            #[inline]
+            fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
+                self.add(color, self.layout.in_hand(kind), count as i32);
+            }
+            #[inline]
+            fn passed(&mut self, color: Color, rank: usize) {
+                self.add(color, self.layout.passed(rank), 1);
+            }
+            #[inline]
+            fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
+                self.add(color, self.layout.doubled(), doubled as i32);
+                self.add(color, self.layout.isolated(), isolated as i32);
+            }
+        }
+    };
 }
+
+indexed_feature_sink!(Accumulator<'_>);
 
 /// Records a position's features as (weight index, White-minus-Black count) pairs, for the
 /// tuner; material and tempo included, so the evaluation is the dot product with the weights
@@ -429,33 +438,4 @@ impl FeatureRecorder {
     }
 }
 
-impl FeatureSink for FeatureRecorder {
-    fn piece(&mut self, color: Color, kind: usize, cell: usize) {
-        self.add(color, self.layout.cell(kind, cell), 1);
-    }
-    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
-        self.add(color, self.layout.mobility(kind), cells as i32);
-    }
-    fn king_attacks(&mut self, color: Color, attacks: u32) {
-        self.add(color, self.layout.king_attack(), attacks as i32);
-    }
-    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
-        self.add(color, self.layout.threatened(kind, to_move), count as i32);
-    }
-    fn multiple_threats(&mut self, color: Color, to_move: bool) {
-        self.add(color, self.layout.multiple_threats(to_move), 1);
-    }
-    fn king_danger(&mut self, color: Color, attacks: u32) {
-        self.add(color, self.layout.king_danger(), king_danger(attacks));
-    }
-    fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
-        self.add(color, self.layout.in_hand(kind), count as i32);
-    }
-    fn passed(&mut self, color: Color, rank: usize) {
-        self.add(color, self.layout.passed(rank), 1);
-    }
-    fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
-        self.add(color, self.layout.doubled(), doubled as i32);
-        self.add(color, self.layout.isolated(), isolated as i32);
-    }
-}
+indexed_feature_sink!(FeatureRecorder);

@@ -301,12 +301,11 @@ impl<V: Variant> Game for Position<V> {
         }
         // Threatened pieces: attacked by a cheaper enemy piece, or attacked and not defended
         // (the royal piece defends and attacks, but is never the cheaper attacker).
-        let any =
-            |side: &[V::Bb; MAX_KINDS]| side[..nroles].iter().fold(V::Bb::EMPTY, |acc, &b| acc | b);
+        let any = attacked.map(|side| side[..nroles].iter().fold(V::Bb::EMPTY, |acc, &b| acc | b));
         let value = |r: usize| rules.spec.pieces[r].value;
         for c in Color::ALL {
-            let (mine, theirs) = (&attacked[c.index()], &attacked[(!c).index()]);
-            let loose = any(theirs) & !any(mine);
+            let theirs = &attacked[(!c).index()];
+            let loose = any[(!c).index()] & !any[c.index()];
             let mut all = 0;
             for r in (0..nroles).filter(|&r| r != rules.king.index()) {
                 let pieces = self.pieces(c, crate::Role(r as u8));
