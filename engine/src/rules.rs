@@ -125,6 +125,8 @@ pub struct VariantSpec {
     pub insufficient_material: bool,
     /// Which parts are reconstructions or decisions, for `variantlab variants`.
     pub notes: &'static [&'static str],
+    /// Self-play's ply cap ([`VariantInfo::max_plies`](crate::variants::VariantInfo::max_plies)).
+    pub max_plies: u32,
 }
 
 /// A compiled castling move.

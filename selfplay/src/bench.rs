@@ -130,7 +130,7 @@ pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
             let seed = crate::tournament::game_seed(7, id);
             let (start, _) = openings.opening::<G>(id, seed);
             let (mut w, mut b) = (spec.player(seed), spec.player(seed ^ 1));
-            play_game(start, Players { white: &mut w, black: &mut b }, Adjudication { max_plies: crate::config::DEFAULT_MAX_PLIES, resign: None, draw: None }, false);
+            play_game(start, Players { white: &mut w, black: &mut b }, Adjudication { max_plies: kind.info().max_plies, resign: None, draw: None }, false);
         }
         games as f64 * 60.0 / t.elapsed().as_secs_f64().max(1e-9)
     })

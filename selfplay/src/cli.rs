@@ -263,9 +263,9 @@ pub struct PlayArgs {
     /// With --record-moves, no games.pgn.
     #[arg(long, requires = "record_moves")]
     no_pgn: bool,
-    /// Draw after this many plies (0 = no limit).
-    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_PLIES)]
-    max_plies: u32,
+    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
+    #[arg(long)]
+    max_plies: Option<u32>,
     /// Resign adjudication `CP:MOVES`: a side whose score is at most -CP for MOVES of its
     /// moves in a row loses. Off by default.
     #[arg(long)]
@@ -425,7 +425,9 @@ fn play(args: PlayArgs) -> Result<()> {
             white: EngineConfig::load(&args.white)?,
             black: EngineConfig::load(&args.black)?,
             adjudication: Adjudication {
-                max_plies: args.max_plies,
+                max_plies: args
+                    .max_plies
+                    .unwrap_or_else(|| crate::config::default_max_plies(&name)),
                 resign: resign.map(|[cp, n]| (cp as i32, n as u32)),
                 draw: draw.map(|[cp, n, from]| (cp as i32, n as u32, from as u32)),
             },
@@ -489,9 +491,9 @@ pub struct StudyArgs {
     /// Openings: `random-plies:P` or a file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
-    /// Draw after this many plies (0 = no limit).
-    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_PLIES)]
-    max_plies: u32,
+    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
+    #[arg(long)]
+    max_plies: Option<u32>,
     /// Nodes per move.
     #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
@@ -563,9 +565,9 @@ pub struct SprtArgs {
     /// Openings: `random-plies:P` or a file.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
-    /// Draw after this many plies (0 = no limit).
-    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_PLIES)]
-    max_plies: u32,
+    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
+    #[arg(long)]
+    max_plies: Option<u32>,
     /// Replace a match in the output folder made with other settings.
     #[arg(long)]
     force: bool,
@@ -586,6 +588,9 @@ fn sprt(a: SprtArgs) -> Result<()> {
         Some(dir) => (None, dir),
         None => {
             let name = variant_name(a.variant)?;
+            let max_plies = a
+                .max_plies
+                .unwrap_or_else(|| crate::config::default_max_plies(&name));
             variant(&name)?;
             let mut config = crate::sprt::SprtConfig {
                 variant_file: crate::variant_file::definition_for(&name),
@@ -608,7 +613,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
                 max_games: a.max_games,
                 seed: a.seed,
                 openings: a.openings,
-                max_plies: a.max_plies,
+                max_plies,
             };
             config.reproducible = config.is_reproducible();
             (

@@ -256,9 +256,15 @@ pub const DEFAULT_NODES: u64 = 1000;
 /// until a short search finds the position balanced (`crate::openings`: plain random plies
 /// hand the side to move a hanging piece often enough to fake a first-move advantage).
 pub const DEFAULT_OPENINGS: &str = "balanced-plies:6";
-/// Ply cap of every command that plays games: a game still going at 400 plies is a draw
-/// (`max_plies`).
-pub const DEFAULT_MAX_PLIES: u32 = 400;
+/// Ply cap of a variant's games unless a command sets one (`--max-plies`): the registry's
+/// ([`VariantInfo::max_plies`](variantlab_engine::variants::VariantInfo::max_plies)); a game
+/// still going then is a draw.
+pub fn default_max_plies(variant: &str) -> u32 {
+    variantlab_engine::VariantKind::from_name(variant)
+        .map_or(variantlab_engine::variants::DEFAULT_MAX_PLIES, |kind| {
+            kind.info().max_plies
+        })
+}
 
 /// The deepest fixed depth a command or configuration may ask for.
 pub const MAX_DEPTH: u32 = 100;

@@ -24,10 +24,11 @@ pub fn variants_command(json: bool) -> Result<()> {
             "cells": info.cells,
             "rules": info.rules_file,
             "notes": info.notes,
+            "max_plies": info.max_plies,
         }));
         if !json {
             out!(
-                "{:<22} {:<26} {}x{}{} board, {} cells  (rules: {})",
+                "{:<22} {:<26} {}x{}{} board, {} cells, ply cap {}  (rules: {})",
                 info.name,
                 info.title,
                 files,
@@ -38,6 +39,7 @@ pub fn variants_command(json: bool) -> Result<()> {
                     String::new()
                 },
                 info.cells,
+                info.max_plies,
                 info.rules_file
             );
             for note in info.notes {

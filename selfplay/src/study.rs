@@ -20,8 +20,8 @@ pub struct Study {
     pub seed: u64,
     /// Openings: `random-plies:P` or a file of positions.
     pub openings: String,
-    /// Draw after this many plies (0 = no limit).
-    pub max_plies: u32,
+    /// Draw after this many plies (0 = no limit); `None`: each variant's own cap.
+    pub max_plies: Option<u32>,
     /// Replace runs made with other settings instead of refusing.
     pub force: bool,
     /// Output folder: one folder per variant, the summary, statistics and report.
@@ -41,7 +41,9 @@ pub fn command(study: &Study, opts: &RunOptions) -> Result<()> {
         let dir = out.join(kind.name());
         let mut config = RunConfig::self_play(kind.name(), games, nodes, study.seed, opts.threads);
         config.openings = study.openings.clone();
-        config.adjudication.max_plies = study.max_plies;
+        if let Some(cap) = study.max_plies {
+            config.adjudication.max_plies = cap;
+        }
         let config = config.with_openings_checksum()?;
         // A run with the same settings is resumed (finished runs cost nothing); one made with
         // other settings is kept unless --force.

@@ -114,7 +114,7 @@ impl RunConfig {
             white: EngineConfig::default_named(),
             black: EngineConfig::default_named(),
             adjudication: Adjudication {
-                max_plies: crate::config::DEFAULT_MAX_PLIES,
+                max_plies: crate::config::default_max_plies(variant),
                 resign: None,
                 draw: None,
             },

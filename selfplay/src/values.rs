@@ -148,6 +148,7 @@ fn odds_elo<G: Game>(
     ];
     let openings =
         Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
+    let cap = crate::config::default_max_plies(start.variant_name());
     let spec = PlayerSpec::new::<G>(
         &crate::config::EngineConfig::default_named(),
         Limits::nodes(set.nodes),
@@ -176,7 +177,7 @@ fn odds_elo<G: Game>(
                         black: &mut b,
                     },
                     Adjudication {
-                        max_plies: crate::config::DEFAULT_MAX_PLIES,
+                        max_plies: cap,
                         resign: None,
                         draw: None,
                     },

@@ -417,3 +417,33 @@ fn an_openings_file_travels_with_the_run() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// The ply cap is the variant's unless `--max-plies` sets one: Gateway's 47-piece armies get
+/// 1500 plies (their decided games run past 400), chess keeps 400; both land in run.json.
+#[test]
+fn the_ply_cap_defaults_to_the_variants_own() {
+    let cap_of = |dir: &Path| {
+        let run: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        run["adjudication"]["max_plies"].as_u64().unwrap()
+    };
+    let played = |variant: &str, extra: &[&str], name: &str| {
+        let dir = tmp(name);
+        let d = dir.to_str().unwrap().to_string();
+        let mut args = vec!["play", "--variant", variant, "--games", "1", "--depth", "1"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", &d, "--quiet"]);
+        let o = variantlab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        dir
+    };
+    let gateway = played("gateway", &["--max-plies", "30"], "cap-gateway-set");
+    assert_eq!(cap_of(&gateway), 30);
+    let plies = std::fs::read_to_string(gateway.join("games.csv")).unwrap();
+    let row = plies.lines().nth(1).unwrap();
+    assert!(row.contains(",max_plies,30,"), "{row}");
+    let chess = played("chess", &[], "cap-chess");
+    assert_eq!(cap_of(&chess), 400);
+    let gateway = played("gateway", &["--openings", "random-plies:0"], "cap-gateway");
+    assert_eq!(cap_of(&gateway), 1500);
+}

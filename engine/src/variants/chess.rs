@@ -107,6 +107,7 @@ fn spec() -> VariantSpec {
         stalemate: StalemateRule::Draw,
         insufficient_material: true,
         notes: &["nothing reconstructed: FIDE rules"],
+        max_plies: super::DEFAULT_MAX_PLIES,
     }
 }
 

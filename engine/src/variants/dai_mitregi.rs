@@ -53,6 +53,8 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     cells: NSQ,
     notes: NOTES,
     many_moves: true,
+    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
+    max_plies: 2000,
 };
 
 /// What `variantlab variants` says about the Stepping form.
@@ -64,6 +66,8 @@ pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
     cells: NSQ,
     notes: NOTES,
     many_moves: true,
+    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
+    max_plies: 2000,
 };
 
 const NOTES: &[&str] = &[

@@ -64,6 +64,8 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     cells: 64,
     notes: NOTES,
     many_moves: false,
+    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
+    max_plies: 1000,
 };
 
 /// What `variantlab variants` says about the Hegelian form.
@@ -75,6 +77,8 @@ pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
     cells: 64,
     notes: NOTES,
     many_moves: false,
+    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
+    max_plies: 1000,
 };
 
 const NOTES: &[&str] = &[

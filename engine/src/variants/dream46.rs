@@ -113,6 +113,8 @@ fn spec() -> VariantSpec {
             "[D] draws: threefold repetition; 50 moves each without capture or promotion",
             "[D] promotion: offered on every Steward move ending on a promotion cell, to a type the side has fewer of than at the start",
         ],
+        // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
+        max_plies: 600,
     }
 }
 

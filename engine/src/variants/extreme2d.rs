@@ -149,6 +149,7 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
         "[D] first turn: each side places King and Heir on its two empty first-rank cells (c and h)",
     ],
     many_moves: false,
+    max_plies: super::DEFAULT_MAX_PLIES,
 };
 
 /// The move list: every move is a distinct (origin, destination) pair (a promotion replaces

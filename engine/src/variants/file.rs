@@ -1012,6 +1012,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             .or(bs.map(|s| s.insufficient_material))
             .unwrap_or(false),
         notes: Box::leak(notes.into_boxed_slice()),
+        max_plies: bs.map_or(super::DEFAULT_MAX_PLIES, |s| s.max_plies),
     };
     Ok(ParsedVariant { spec, setup_line })
 }

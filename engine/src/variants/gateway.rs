@@ -119,6 +119,9 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
         "[S/D] Quantum King: four threatened row cells is checkmate; otherwise keep the row unthreatened or transform into an Emperor on an unthreatened cell; only a side with an Emperor can be stalemated",
     ],
     many_moves: false,
+    // [V] decided games of 47-piece armies run past ply 400 (docs/decisions.md, self-play
+    // ply caps).
+    max_plies: 1500,
 };
 
 /// The bitboard of the Gateway board: 200 cell numbers (holes keep theirs, see
