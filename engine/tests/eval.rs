@@ -130,17 +130,19 @@ fn embedded_weights_fit_their_variants() {
 
 /// The pawn-structure and threat calls of one position.
 #[derive(Default)]
-struct PawnCalls {
+struct FeatureCalls {
     passed: Vec<(Color, usize)>,
     structure: Vec<(Color, u32, u32)>,
     threatened: Vec<(Color, usize, bool, u32)>,
     multiple: Vec<(Color, bool)>,
+    mobility: Vec<(Color, usize, u32)>,
+    king_attacks: Vec<(Color, u32)>,
 }
 
-impl PawnCalls {
+impl FeatureCalls {
     /// The calls `pos` makes.
-    fn of<G: Game>(pos: &G) -> PawnCalls {
-        let mut calls = PawnCalls::default();
+    fn of<G: Game>(pos: &G) -> FeatureCalls {
+        let mut calls = FeatureCalls::default();
         pos.eval_features(&mut calls);
         calls
     }
@@ -153,10 +155,14 @@ impl PawnCalls {
     }
 }
 
-impl variantlab_engine::eval::FeatureSink for PawnCalls {
+impl variantlab_engine::eval::FeatureSink for FeatureCalls {
     fn piece(&mut self, _: Color, _: usize, _: usize) {}
-    fn mobility(&mut self, _: Color, _: usize, _: u32) {}
-    fn king_attacks(&mut self, _: Color, _: u32) {}
+    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
+        self.mobility.push((color, kind, cells));
+    }
+    fn king_attacks(&mut self, color: Color, attacks: u32) {
+        self.king_attacks.push((color, attacks));
+    }
     fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
         self.threatened.push((color, kind, to_move, count));
     }
@@ -181,7 +187,7 @@ fn chess_reports_passed_doubled_and_isolated_pawns() {
     // counted from its side: a7 and g7 passed (index 1), h2 passed (index 6); a7 isolated.
     let pos = G::from_text("4k3/p5p1/3P4/8/8/2P5/2P4p/4K3 w - - 0 1").unwrap();
     assert_eq!(pos.pawn_ranks(), 8);
-    let calls = PawnCalls::of(&pos);
+    let calls = FeatureCalls::of(&pos);
     let mut passed = calls.passed.clone();
     passed.sort_by_key(|&(c, r)| (c == Color::Black, r));
     assert_eq!(
@@ -200,7 +206,7 @@ fn chess_reports_passed_doubled_and_isolated_pawns() {
     );
     // Pawns on neighbouring files facing each other: neither is passed, both isolated.
     let pos = G::from_text("4k3/p7/8/8/8/1P6/8/4K3 w - - 0 1").unwrap();
-    let calls = PawnCalls::of(&pos);
+    let calls = FeatureCalls::of(&pos);
     assert!(calls.passed.is_empty(), "{:?}", calls.passed);
     assert_eq!(
         calls.structure,
@@ -219,6 +225,45 @@ fn pawn_structure_only_where_pawns_only_move_forward() {
 }
 
 #[test]
+fn gateway_reports_mobility_royal_zone_and_threats() {
+    use variantlab_engine::variants::gateway::Gateway;
+    // Kinds: rook 1, knight 7. White's Rook on wb5 rides 3 cells along its rank, 5 up and 4
+    // down its file, 1 level up and 3 down: 16. Black's Rook on yc3 rides 2 down and 7 up
+    // its file, 1 along rank 3 (a3 and d3 are holes), 3 levels up and 1 down: 14. It attacks
+    // yc2 and yc1, cells of rows White's Quantum King on x1 could step to (y2, y1): two royal
+    // zone attacks; nothing of White's reaches Black's zone (row z10, z9, y10, y9). The
+    // Knight on wc7 attacks the Rook on wb5 (cheaper): White, to move, has one threatened
+    // Rook; nothing attacks a Black piece.
+    let pos = Gateway::from_text("W: Kx1, Rwb5. B: Kz10, Nwc7, Ryc3. White to move.").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    let rook_mobility: Vec<_> = calls
+        .mobility
+        .iter()
+        .filter(|m| m.1 == 1)
+        .copied()
+        .collect();
+    assert_eq!(
+        rook_mobility,
+        vec![(Color::White, 1, 16), (Color::Black, 1, 14)]
+    );
+    assert_eq!(
+        calls.king_attacks,
+        vec![(Color::White, 0), (Color::Black, 2)]
+    );
+    assert_eq!(calls.threatened, vec![(Color::White, 1, true, 1)]);
+    assert!(calls.multiple.is_empty(), "{:?}", calls.multiple);
+    // A second White Rook on wd7 attacks the Knight along rank 7: a dearer attacker, but
+    // nothing defends the Knight, so Black, not to move, has one threatened Knight.
+    let pos =
+        Gateway::from_text("W: Kx1, Rwb5, Rwd7. B: Kz10, Nwc7, Ryc3. White to move.").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    assert_eq!(
+        calls.threatened_by_side(),
+        vec![(Color::White, 1, true, 1), (Color::Black, 7, false, 1)]
+    );
+}
+
+#[test]
 fn chess_reports_threatened_pieces() {
     type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
     // Kinds: pawn 0, knight 1, bishop 2, rook 3, queen 4, king 5. White (to move): the
@@ -228,7 +273,7 @@ fn chess_reports_threatened_pieces() {
     // the bishop on f6 by the knight on d5, and nothing defends it; the pawn on e6 is not
     // attacked.
     let pos = G::from_text("4k3/8/4pb2/3N4/4P2q/6P1/8/R3K3 w - - 0 1").unwrap();
-    let calls = PawnCalls::of(&pos);
+    let calls = FeatureCalls::of(&pos);
     assert_eq!(
         calls.threatened_by_side(),
         vec![
@@ -246,13 +291,13 @@ fn chess_reports_threatened_pieces() {
     );
     // An undefended piece attacked by a dearer one is threatened too; a defended one is not.
     let pos = G::from_text("4k3/8/8/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
-    let calls = PawnCalls::of(&pos);
+    let calls = FeatureCalls::of(&pos);
     assert_eq!(
         calls.threatened_by_side(),
         vec![(Color::White, 1, false, 1), (Color::Black, 1, true, 1)]
     );
     assert!(calls.multiple.is_empty(), "{:?}", calls.multiple);
     let pos = G::from_text("4k3/8/4p3/3n4/8/4N3/8/4K3 b - - 0 1").unwrap();
-    let calls = PawnCalls::of(&pos);
+    let calls = FeatureCalls::of(&pos);
     assert_eq!(calls.threatened, vec![(Color::White, 1, false, 1)]);
 }

@@ -1334,10 +1334,25 @@ impl Game for Gateway {
     fn eval_cells(&self) -> usize {
         NSQ
     }
-    /// Every piece on its cell (the Quantum King, spread over a row, has none).
+    /// Every piece on its cell (the Quantum King, spread over a row, has none); mobility per
+    /// kind; attacks on the enemy royal zone (its Quantum King's cells and the rows it could
+    /// step to, or its Emperor's neighbours: four threatened row cells are mate); threatened
+    /// pieces, as the chess family counts them (the Quantum King attacks and defends, but is
+    /// never the cheaper attacker).
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        let at = &tables().at;
+        let occ = self.occupied();
+        let no_entry = self.all_qk();
+        let mut attacked = [[GatewayBb::EMPTY; NROLES]; 2];
         for c in Color::ALL {
-            for r in 0..NROLES {
+            let own = self.by_color[c.index()];
+            let zone = match self.emperor(!c) {
+                Some(e) => at.leap_moves(!c, Role(EMPEROR as u8), e),
+                None => self.qk_cells(!c) | self.qk_attacks(!c),
+            };
+            let mut zone_attacks = 0;
+            for (r, role_attacks) in attacked[c.index()].iter_mut().enumerate() {
+                let role = Role(r as u8);
                 for s in self.pieces(c, r).squares() {
                     let (f, rank, l) = coords(s.index());
                     let rank = if c == Color::White {
@@ -1346,7 +1361,45 @@ impl Game for Gateway {
                         RANKS - 1 - rank
                     };
                     sink.piece(c, r, (l * RANKS + rank) * FILES + f);
+                    let mut attacks = at.leap_captures(c, role, s);
+                    let mut reach = at.leap_moves(c, role, s) | attacks;
+                    for &slot in at.rides(c, role) {
+                        let ride = at.ride(slot, s, occ);
+                        reach |= ride;
+                        attacks |= ride;
+                    }
+                    *role_attacks |= attacks;
+                    zone_attacks += (attacks & zone).count();
+                    if r != EMPEROR {
+                        sink.mobility(c, r, (reach & !own & !no_entry).count());
+                    }
                 }
+            }
+            sink.king_attacks(c, zone_attacks);
+            sink.king_danger(c, zone_attacks);
+        }
+        let any = [Color::White, Color::Black].map(|c| {
+            attacked[c.index()]
+                .iter()
+                .fold(self.qk_attacks(c), |acc, &b| acc | b)
+        });
+        for c in Color::ALL {
+            let theirs = &attacked[(!c).index()];
+            let loose = any[(!c).index()] & !any[c.index()];
+            let mut all = 0;
+            for r in (0..EMPEROR).filter(|&r| self.pieces(c, r).any()) {
+                let mut cheaper = GatewayBb::EMPTY;
+                for a in (0..EMPEROR).filter(|&a| ROLES[a].value < ROLES[r].value) {
+                    cheaper |= theirs[a];
+                }
+                let n = (self.pieces(c, r) & (cheaper | loose)).count();
+                if n > 0 {
+                    sink.threatened(c, r, c == self.turn, n);
+                }
+                all += n;
+            }
+            if all >= 2 {
+                sink.multiple_threats(c, c == self.turn);
             }
         }
     }
