@@ -8,6 +8,7 @@ pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod engine_process;
+pub mod folder_lock;
 pub mod inspect;
 pub mod openings;
 pub mod output;

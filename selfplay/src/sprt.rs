@@ -223,6 +223,7 @@ pub fn run(
                         dir.display()
                     );
                 }
+                crate::folder_lock::ensure_unused(dir)?;
                 std::fs::remove_dir_all(dir)
                     .with_context(|| format!("clearing {}", dir.display()))?;
             }
@@ -243,6 +244,7 @@ pub fn run(
         }
         None => saved()?,
     };
+    let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
     let kind = VariantKind::from_name(&config.variant)?;
     with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))
 }

@@ -8,6 +8,7 @@
 //! so they are identical (timing columns aside) for any thread count.
 
 use crate::config::EngineConfig;
+use crate::folder_lock::FolderLock;
 use crate::openings::Openings;
 use crate::output::out;
 use crate::pgn;
@@ -327,6 +328,7 @@ pub fn start(config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary
     validate(&config)?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating output folder {}", dir.display()))?;
+    let _lock = FolderLock::acquire(dir)?;
     if config.openings_checksum.is_some() {
         std::fs::copy(&config.openings, dir.join(OPENINGS_COPY))
             .with_context(|| format!("copying {} into {}", config.openings, dir.display()))?;
@@ -364,6 +366,7 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
     match saved_config(dir)? {
         Some(saved) if saved.identity() == config.identity() => Ok(true),
         Some(_) if force => {
+            crate::folder_lock::ensure_unused(dir)?;
             std::fs::remove_dir_all(dir).with_context(|| format!("clearing {}", dir.display()))?;
             Ok(false)
         }
@@ -391,6 +394,7 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
 pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
     let config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
+    let _lock = FolderLock::acquire(dir)?;
     run(config, dir, opts)
 }
 
@@ -409,6 +413,7 @@ pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
             config.games
         );
     }
+    let _lock = FolderLock::acquire(dir)?;
     config.games = games;
     config.finished = None;
     write_json(&dir.join("run.json"), &config)?;
