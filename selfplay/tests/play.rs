@@ -106,7 +106,10 @@ fn a_killed_run_resumes_without_losing_or_repeating_games() {
     // once the first is killed its lock is stale and the resume below takes it over.
     let o = variantlab(&["play", "--resume", &d, "--quiet"]);
     let e = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && e.contains("in use by process"), "{e}");
+    assert!(
+        !o.status.success() && e.contains("in use by process"),
+        "{e}"
+    );
     child.kill().unwrap();
     let _ = child.wait();
     let partial = std::fs::read_to_string(dir.join("games.csv")).unwrap();
