@@ -4,16 +4,15 @@ use crate::error::MoveError;
 use crate::moves::{Move, MoveBuf};
 use crate::{Color, Outcome, Termination};
 
-/// The royal pieces' cells as (file, rank), White's first, on a board of `files` x `ranks`
-/// (its bounding box): what the mop-up term needs to drive a lone royal piece to the edge.
+/// The royal pieces' cells as (file, rank, level), White's first, in the board's bounding box
+/// of `dims` (files, ranks, levels; one level on a flat board): what the mop-up term needs to
+/// drive a lone royal piece to the edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoyalCells {
-    /// (file, rank) of White's and Black's royal piece, 0-based.
-    pub cells: [(i8, i8); 2],
-    /// Files of the board's bounding box.
-    pub files: i8,
-    /// Ranks of the board's bounding box.
-    pub ranks: i8,
+    /// (file, rank, level) of White's and Black's royal piece, 0-based.
+    pub cells: [(i8, i8, i8); 2],
+    /// Files, ranks and levels of the board's bounding box.
+    pub dims: (i8, i8, i8),
 }
 
 /// A position of some variant, as the generic tools see it. Implemented by the chess-family

@@ -597,14 +597,25 @@ impl Searcher {
         let Some(r) = pos.royal_cells() else {
             return 0;
         };
-        let ((wf, wr), (sf, sr)) = (r.cells[weak], r.cells[strong]);
-        let (files, ranks) = (i32::from(r.files), i32::from(r.ranks));
-        // Twice the Manhattan distance from the centre, whole on boards of even size.
-        let centre =
-            (2 * i32::from(wf) - (files - 1)).abs() + (2 * i32::from(wr) - (ranks - 1)).abs();
-        let apart = i32::from((wf - sf).abs().max((wr - sr).abs()));
-        let widest = (files.max(ranks) - 1).max(1);
-        let bonus = 70 * centre / (files + ranks - 2).max(1) + 70 * (widest - apart) / widest;
+        let (w, s) = (r.cells[weak], r.cells[strong]);
+        let axes = [
+            (w.0, s.0, r.dims.0),
+            (w.1, s.1, r.dims.1),
+            (w.2, s.2, r.dims.2),
+        ]
+        .map(|(w, s, n)| (i32::from(w), i32::from(s), i32::from(n)));
+        // Twice the Manhattan distance from the centre (whole on boards of even size), the
+        // Chebyshev distance between the royal pieces, the longest side; a flat board's one
+        // level adds nothing.
+        let centre: i32 = axes.iter().map(|&(w, _, n)| (2 * w - (n - 1)).abs()).sum();
+        let apart = axes
+            .iter()
+            .map(|&(w, s, _)| (w - s).abs())
+            .max()
+            .unwrap_or(0);
+        let widest = (axes.iter().map(|&(_, _, n)| n).max().unwrap_or(1) - 1).max(1);
+        let span: i32 = axes.iter().map(|&(_, _, n)| n - 1).sum();
+        let bonus = 70 * centre / span.max(1) + 70 * (widest - apart) / widest;
         if strong == pos.turn().index() {
             bonus
         } else {
@@ -1637,14 +1648,14 @@ mod tests {
     }
 
     /// Plays `p` out with `config` at `nodes` a move; the outcome and the plies it took.
-    fn play_out(
-        p: &P,
+    fn play_out<G: Game>(
+        p: &G,
         config: SearchConfig,
         nodes: u64,
         max_plies: usize,
     ) -> (Option<Outcome>, usize) {
         let mut s = Searcher::new(config);
-        let mut pos = *p;
+        let mut pos = p.clone();
         let mut history = Vec::new();
         for ply in 0..max_plies {
             if let Some(o) = crate::game::outcome(&pos, &history) {
@@ -1685,6 +1696,26 @@ mod tests {
             let won = matches!(o, Some(Outcome::Decisive { winner: w, .. }) if w == winner);
             assert!(won, "{text}: {o:?} after {plies} plies");
         }
+    }
+
+    /// In three dimensions too: a lone Gateway Emperor (26 neighbours) against an Emperor, a
+    /// Queen and a Rook is mated within 100 plies at 2000 nodes a move; without the term the
+    /// same play-out was still going at ply 100, and in self-play the move rule drew such
+    /// games (398 of 800 ended by the move rule, many with a bare Emperor against several
+    /// pieces).
+    #[test]
+    fn mop_up_mates_a_lone_emperor_in_three_dimensions() {
+        use crate::variants::gateway::Gateway;
+        let p = Gateway::from_text("W: Exb2, Qxa5, Rwb5. B: Exc8. White to move.").unwrap();
+        let (o, plies) = play_out(&p, SearchConfig::default(), 2000, 100);
+        let won = matches!(
+            o,
+            Some(Outcome::Decisive {
+                winner: Color::White,
+                ..
+            })
+        );
+        assert!(won, "{o:?} after {plies} plies");
     }
 
     #[test]

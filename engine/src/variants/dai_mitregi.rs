@@ -1156,12 +1156,11 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         let at = |c: Color| {
             let sq = self.kings[c.index()] as usize;
-            (sq < NSQ).then_some(((sq % FILES) as i8, (sq / FILES) as i8))
+            (sq < NSQ).then_some(((sq % FILES) as i8, (sq / FILES) as i8, 0))
         };
         Some(crate::game::RoyalCells {
             cells: [at(Color::White)?, at(Color::Black)?],
-            files: FILES as i8,
-            ranks: RANKS as i8,
+            dims: (FILES as i8, RANKS as i8, 1),
         })
     }
     /// Pieces on their cells, and the pieces in hand per kind.

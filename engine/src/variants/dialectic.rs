@@ -1137,12 +1137,11 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         let at = |c: Color| {
             let sq = self.kings[c.index()];
-            (sq < 64).then_some(((sq % 8) as i8, (sq / 8) as i8))
+            (sq < 64).then_some(((sq % 8) as i8, (sq / 8) as i8, 0))
         };
         Some(crate::game::RoyalCells {
             cells: [at(Color::White)?, at(Color::Black)?],
-            files: 8,
-            ranks: 8,
+            dims: (8, 8, 1),
         })
     }
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {

@@ -239,19 +239,15 @@ impl<V: Variant> Game for Position<V> {
     fn royal_cells(&self) -> Option<RoyalCells> {
         let topo = &V::rules().spec.topology;
         let (files, ranks, levels) = topo.dims();
-        if levels > 1 {
-            return None;
-        }
         let at = |c: Color| {
             self.king(c).map(|sq| {
                 let c = topo.coord(sq);
-                (c.file, c.rank)
+                (c.file, c.rank, c.level)
             })
         };
         Some(RoyalCells {
             cells: [at(Color::White)?, at(Color::Black)?],
-            files: files as i8,
-            ranks: ranks as i8,
+            dims: (files as i8, ranks as i8, levels as i8),
         })
     }
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {

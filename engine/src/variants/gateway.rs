@@ -1334,6 +1334,20 @@ impl Game for Gateway {
     fn eval_cells(&self) -> usize {
         NSQ
     }
+    /// Both Emperors' cells, once both sides have transformed: a Quantum King, spread over a
+    /// row and bound to its camp, is neither driven to an edge nor brought near.
+    fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
+        let at = |c: Color| {
+            self.emperor(c).map(|e| {
+                let (f, rank, l) = coords(e.index());
+                (f as i8, rank as i8, l as i8)
+            })
+        };
+        Some(crate::game::RoyalCells {
+            cells: [at(Color::White)?, at(Color::Black)?],
+            dims: (FILES as i8, RANKS as i8, LEVELS as i8),
+        })
+    }
     /// Every piece on its cell (the Quantum King, spread over a row, has none); mobility per
     /// kind; attacks on the enemy royal zone (its Quantum King's cells and the rows it could
     /// step to, or its Emperor's neighbours: four threatened row cells are mate); threatened
