@@ -311,6 +311,22 @@ impl<B: Bitboard> AttackTables<B> {
         }
     }
 
+    /// The cells `color`'s `role` on `sq` reaches by a move or a capture (own pieces not yet
+    /// removed) and its attack set ([`attacks`](Self::attacks)), in one pass over its rides:
+    /// what the evaluation's mobility and threat terms need.
+    pub fn reach_and_attacks(&self, color: Color, role: Role, sq: Square, occ: B) -> (B, B) {
+        let mut attacks = self.leap_captures(color, role, sq);
+        let mut reach = self.leap_moves(color, role, sq) | attacks;
+        for &slot in self.rides(color, role) {
+            let ride = self.ride(slot, sq, occ);
+            reach |= ride;
+            if slot.modality.captures() {
+                attacks |= ride;
+            }
+        }
+        (reach, attacks)
+    }
+
     /// All cells `color`'s `role` on `sq` could capture on (its attack set) with the given
     /// occupancy.
     pub fn attacks(&self, color: Color, role: Role, sq: Square, occ: B) -> B {

@@ -28,6 +28,7 @@ mod weights;
 pub use classic::positional;
 pub use weights::{builtin, EvalWeights, KindWeights, Provenance, WeightsError};
 
+use crate::bitboard::Bitboard;
 use crate::game::Game;
 use crate::Color;
 
@@ -57,6 +58,47 @@ pub trait FeatureSink {
     /// `color` has `doubled` pawns with another of its pawns ahead on the same file and
     /// `isolated` pawns with none of its pawns on the neighbouring files.
     fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32);
+}
+
+/// Reports threatened pieces and forks to `sink`, for a variant that knows each side's attack
+/// sets. `attacked[side][role]`: the cells that side's pieces of that role attack; `any[side]`:
+/// every cell the side attacks, its royal piece included (which attacks and defends, but is
+/// never the cheaper attacker); `royal`: the royal role, never counted as a target. A piece is
+/// threatened when a cheaper enemy role attacks it, or when the enemy attacks it and its own
+/// side does not.
+pub fn report_threats<B: Bitboard, S: FeatureSink>(
+    sink: &mut S,
+    attacked: [&[B]; 2],
+    any: [B; 2],
+    royal: usize,
+    value: impl Fn(usize) -> i32,
+    pieces: impl Fn(Color, usize) -> B,
+    turn: Color,
+) {
+    let roles = attacked[0].len();
+    for c in Color::ALL {
+        let theirs = attacked[(!c).index()];
+        let loose = any[(!c).index()] & !any[c.index()];
+        let mut all = 0;
+        for r in (0..roles).filter(|&r| r != royal) {
+            let own = pieces(c, r);
+            if own.is_empty() {
+                continue;
+            }
+            let mut cheaper = B::EMPTY;
+            for a in (0..roles).filter(|&a| a != royal && value(a) < value(r)) {
+                cheaper |= theirs[a];
+            }
+            let n = (own & (cheaper | loose)).count();
+            if n > 0 {
+                sink.threatened(c, r, c == turn, n);
+            }
+            all += n;
+        }
+        if all >= 2 {
+            sink.multiple_threats(c, c == turn);
+        }
+    }
 }
 
 /// Full weight of the middle game in the phase blend.

@@ -277,16 +277,7 @@ impl<V: Variant> Game for Position<V> {
                         *role_attacks |= t.attacks(c, role, sq, occ);
                         continue;
                     }
-                    let captures = t.leap_captures(c, role, sq);
-                    let mut reach = t.leap_moves(c, role, sq) | captures;
-                    let mut attacks = captures;
-                    for &slot in t.rides(c, role) {
-                        let ride = t.ride(slot, sq, occ);
-                        reach |= ride;
-                        if slot.modality.captures() {
-                            attacks |= ride;
-                        }
-                    }
+                    let (reach, attacks) = t.reach_and_attacks(c, role, sq, occ);
                     *role_attacks |= attacks;
                     sink.mobility(c, r, (reach & !own).count());
                     zone_attacks += (reach & zone).count();
@@ -295,33 +286,16 @@ impl<V: Variant> Game for Position<V> {
             sink.king_attacks(c, zone_attacks);
             sink.king_danger(c, zone_attacks);
         }
-        // Threatened pieces: attacked by a cheaper enemy piece, or attacked and not defended
-        // (the royal piece defends and attacks, but is never the cheaper attacker).
         let any = attacked.map(|side| side[..nroles].iter().fold(V::Bb::EMPTY, |acc, &b| acc | b));
-        let value = |r: usize| rules.spec.pieces[r].value;
-        for c in Color::ALL {
-            let theirs = &attacked[(!c).index()];
-            let loose = any[(!c).index()] & !any[c.index()];
-            let mut all = 0;
-            for r in (0..nroles).filter(|&r| r != rules.king.index()) {
-                let pieces = self.pieces(c, crate::Role(r as u8));
-                if pieces.is_empty() {
-                    continue;
-                }
-                let mut cheaper = V::Bb::EMPTY;
-                for a in (0..nroles).filter(|&a| a != rules.king.index() && value(a) < value(r)) {
-                    cheaper |= theirs[a];
-                }
-                let n = (pieces & (cheaper | loose)).count();
-                if n > 0 {
-                    sink.threatened(c, r, c == self.turn(), n);
-                }
-                all += n;
-            }
-            if all >= 2 {
-                sink.multiple_threats(c, c == self.turn());
-            }
-        }
+        crate::eval::report_threats(
+            sink,
+            [&attacked[0][..nroles], &attacked[1][..nroles]],
+            any,
+            rules.king.index(),
+            |r| rules.spec.pieces[r].value,
+            |c, r| self.pieces(c, crate::Role(r as u8)),
+            self.turn(),
+        );
         if let Some(ps) = &rules.pawn_structure {
             let mut pawns = [V::Bb::EMPTY; 2];
             for r in (0..t.num_roles()).filter(|r| ps.roles >> r & 1 == 1) {

@@ -1375,13 +1375,7 @@ impl Game for Gateway {
                         RANKS - 1 - rank
                     };
                     sink.piece(c, r, (l * RANKS + rank) * FILES + f);
-                    let mut attacks = at.leap_captures(c, role, s);
-                    let mut reach = at.leap_moves(c, role, s) | attacks;
-                    for &slot in at.rides(c, role) {
-                        let ride = at.ride(slot, s, occ);
-                        reach |= ride;
-                        attacks |= ride;
-                    }
+                    let (reach, attacks) = at.reach_and_attacks(c, role, s, occ);
                     *role_attacks |= attacks;
                     zone_attacks += (attacks & zone).count();
                     if r != EMPEROR {
@@ -1397,25 +1391,15 @@ impl Game for Gateway {
                 .iter()
                 .fold(self.qk_attacks(c), |acc, &b| acc | b)
         });
-        for c in Color::ALL {
-            let theirs = &attacked[(!c).index()];
-            let loose = any[(!c).index()] & !any[c.index()];
-            let mut all = 0;
-            for r in (0..EMPEROR).filter(|&r| self.pieces(c, r).any()) {
-                let mut cheaper = GatewayBb::EMPTY;
-                for a in (0..EMPEROR).filter(|&a| ROLES[a].value < ROLES[r].value) {
-                    cheaper |= theirs[a];
-                }
-                let n = (self.pieces(c, r) & (cheaper | loose)).count();
-                if n > 0 {
-                    sink.threatened(c, r, c == self.turn, n);
-                }
-                all += n;
-            }
-            if all >= 2 {
-                sink.multiple_threats(c, c == self.turn);
-            }
-        }
+        crate::eval::report_threats(
+            sink,
+            [&attacked[0], &attacked[1]],
+            any,
+            EMPEROR,
+            |r| ROLES[r].value,
+            |c, r| self.pieces(c, r),
+            self.turn,
+        );
     }
 
     /// Two cheap terms, White minus Black, from the mover's view: 4 centipawns per rank a
