@@ -244,6 +244,34 @@ impl<B: Bitboard> AttackTables<B> {
         self.leap_capture_from[self.piece_index(color, role) * self.nsq + sq.index()]
     }
 
+    /// Pieces of `by` that attack `sq` with occupancy `occ` (which may differ from the board,
+    /// to ask "what if these cells were empty"); `pieces(role)` gives `by`'s pieces of a role
+    /// that are still on the board (within `occ`).
+    #[inline]
+    pub fn attackers(&self, sq: Square, occ: B, by: Color, pieces: impl Fn(Role) -> B) -> B {
+        let mut found = B::EMPTY;
+        for &role in self.leap_capturing_roles(by) {
+            found |= self.leap_capturers_of(by, role, sq) & pieces(role);
+        }
+        for group in self.ride_groups(by) {
+            let mut riders = B::EMPTY;
+            for &r in &group.roles {
+                riders |= pieces(r);
+            }
+            if riders.is_empty() {
+                continue;
+            }
+            for &slot in &group.reverse {
+                if let Some(b) = self.first_blocker(slot, sq, occ) {
+                    if riders.contains(b) {
+                        found.insert(b);
+                    }
+                }
+            }
+        }
+        found
+    }
+
     /// Roles of `color` with at least one capturing leap.
     #[inline]
     pub fn leap_capturing_roles(&self, color: Color) -> &[Role] {

@@ -27,6 +27,7 @@ pub mod piece;
 pub mod position;
 pub mod rules;
 pub mod search;
+pub mod see;
 mod types;
 pub mod variants;
 pub mod zobrist;

@@ -176,31 +176,10 @@ impl<V: Variant> Position<V> {
     /// to ask "what if these cells were empty").
     #[inline]
     pub fn attackers(&self, sq: Square, occ: V::Bb, by: Color) -> V::Bb {
-        let t = &V::rules().tables;
         let them = self.by_color[by.index()] & occ;
-        let mut found = V::Bb::EMPTY;
-        for &role in t.leap_capturing_roles(by) {
-            found |= t.leap_capturers_of(by, role, sq) & self.by_role.as_ref()[role.index()];
-        }
-        found &= them;
-        for group in t.ride_groups(by) {
-            let mut riders = V::Bb::EMPTY;
-            for &r in &group.roles {
-                riders |= self.by_role.as_ref()[r.index()];
-            }
-            riders &= them;
-            if riders.is_empty() {
-                continue;
-            }
-            for &slot in &group.reverse {
-                if let Some(b) = t.first_blocker(slot, sq, occ) {
-                    if riders.contains(b) {
-                        found.insert(b);
-                    }
-                }
-            }
-        }
-        found
+        V::rules()
+            .tables
+            .attackers(sq, occ, by, |r| self.by_role.as_ref()[r.index()] & them)
     }
 
     /// Whether `by` attacks `sq` on the current board.

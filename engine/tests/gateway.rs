@@ -562,3 +562,37 @@ fn move_list_capacity_bounds_every_position() {
         "{most} {bound}"
     );
 }
+
+/// Hand-checked exchanges with the default values (Pawn 100, Rook 500, Knight 300).
+#[test]
+fn static_exchanges_on_the_attack_tables() {
+    let see = |text: &str, mv: &str| {
+        let p = pos(text);
+        let values: Vec<i32> = p.material_kinds().iter().map(|k| k.1).collect();
+        p.see(p.parse_move(mv).expect("legal"), &values)
+    };
+    // An undefended Knight; then defended by a Pawn's diagonal capture (xc8 to xb7).
+    assert_eq!(
+        see("W: Ky1, Rxb2. B: Ky10, Nxb7. White to move.", "xb2xb7"),
+        Some(300)
+    );
+    let defended = "W: Ky1, Rxb2. B: Ky10, Nxb7, Pxc8. White to move.";
+    assert_eq!(see(defended, "xb2xb7"), Some(-200));
+    // A second Rook behind the first joins in; Black still takes: 300 - 500 + 100.
+    let xray = "W: Ky1, Rxb1, Rxb2. B: Ky10, Nxb7, Pxc8. White to move.";
+    assert_eq!(see(xray, "xb2xb7"), Some(-100));
+    // A Rook defends along the file, unless a Quantum King's row (x9) stands between.
+    let rook = "W: Ky1, Rxb2. B: Ky10, Rxb10, Nxb7. White to move.";
+    assert_eq!(see(rook, "xb2xb7"), Some(-200));
+    let blocked = "W: Ky1, Rxb2. B: Kx9, Rxb10, Nxb7. White to move.";
+    assert_eq!(see(blocked, "xb2xb7"), Some(300));
+    // The Emperor recaptures only where nothing takes back.
+    let emperor = "W: Exa1, Rxb2. B: Exc8, Nxb7. White to move.";
+    assert_eq!(see(emperor, "xb2xb7"), Some(-200));
+    let guarded = "W: Exa1, Rxb1, Rxb2. B: Exc8, Nxb7. White to move.";
+    assert_eq!(see(guarded, "xb2xb7"), Some(300));
+    // A Quantum King's step has no exchange.
+    let p = pos("W: Ky1, Rxb2. B: Ky10, Nxb7. White to move.");
+    let step = p.parse_move("K>y2").expect("legal");
+    assert_eq!(p.see(step, &[0; 15]), None);
+}

@@ -39,8 +39,8 @@ pub struct EngineConfig {
     /// Search techniques switched off, by name (`null_move`, `reverse_futility`,
     /// `log_reductions`, `late_pruning`, `iterative_reduction`, `history_gravity`,
     /// `aspiration`, `countermove`, `capture_history`, `continuation_history`, `see`,
-    /// `quiescence_table`, `mop_up`; `Technique::ALL`): how each technique is measured
-    /// against the full search.
+    /// `quiescence_table`, `mop_up`, `see_pruning`; `Technique::ALL`): how each technique is
+    /// measured against the full search.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disable: Vec<String>,
     /// Search techniques switched on that are off by default (built, but not accepted by

@@ -165,11 +165,16 @@ pub enum Technique {
     /// only its royal piece and its cheapest kind, the evaluation rewards driving the lone
     /// royal piece to the edge and bringing the other one near ([`Game::royal_cells`]).
     MopUp = 4096,
+    /// SEE pruning: at depth 6 or less, away from the principal variation and once a move
+    /// has been searched, a capture that loses more than one cheapest kind per ply of
+    /// depth by exchange, or a quiet move that loses more than a quarter of one per depth²,
+    /// is not searched (needs [`Technique::See`] and a variant that answers [`Game::see`]).
+    SeePruning = 8192,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 13] = [
+    pub const ALL: [Technique; 14] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -183,6 +188,7 @@ impl Technique {
         Technique::See,
         Technique::QuiescenceTable,
         Technique::MopUp,
+        Technique::SeePruning,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -208,6 +214,7 @@ impl Technique {
             Technique::See => "see",
             Technique::QuiescenceTable => "quiescence_table",
             Technique::MopUp => "mop_up",
+            Technique::SeePruning => "see_pruning",
         }
     }
 
@@ -1048,8 +1055,29 @@ impl Searcher {
         let continuation = self.on(Technique::ContinuationHistory);
         let capture_history = self.on(Technique::CaptureHistory);
         let context = self.continuation_context(ply);
+        let see_pruning = self.on(Technique::See) && self.on(Technique::SeePruning);
+        let pawn = self.pawn_value();
         for (i, &(_, m)) in list.iter().enumerate() {
             let tactical = pos.is_tactical(m);
+            // SEE pruning, before the move is played: at small depths a move that loses
+            // material by exchange beyond a margin growing with depth is not searched.
+            if see_pruning
+                && !pv_node
+                && !in_check
+                && i > 0
+                && depth <= 6
+                && best_score > -MATE_BOUND
+            {
+                let d = depth as i32;
+                let threshold = if tactical {
+                    -pawn * d
+                } else {
+                    -pawn * d * d / 4
+                };
+                if pos.see_at_least(m, &self.values, threshold) == Some(false) {
+                    continue;
+                }
+            }
             // Piece keys feed only the continuation history: not computed when it is off.
             let piece_key = if continuation {
                 self.piece_key(pos, m)

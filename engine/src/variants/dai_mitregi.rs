@@ -31,6 +31,7 @@ use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::Topology;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{betza, Atom};
+use crate::see::{swap, ROYAL};
 use crate::zobrist::SplitMix64;
 use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
@@ -565,6 +566,48 @@ fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color
         }
     }
     false
+}
+
+/// The least valuable piece of `by` that attacks `sq` on `board`, as (its worth in `worth`,
+/// its cell); a royal piece is worth `ROYAL`, so it comes last.
+fn least_attacker(
+    ft: &FormTables,
+    t: &Tables,
+    board: &[u8; NSQ],
+    sq: usize,
+    by: Color,
+    worth: impl Fn(u8) -> i32,
+) -> Option<(i32, usize)> {
+    let mut best: Option<(i32, usize)> = None;
+    let mut consider = |c: u8, from: usize| {
+        let v = worth(c);
+        if best.is_none_or(|(bv, _)| v < bv) {
+            best = Some((v, from));
+        }
+    };
+    let (s, n) = ft.rev_idx[by.index() * NSQ + sq];
+    for r in &ft.rev[s as usize..s as usize + n as usize] {
+        let c = board[r.from as usize];
+        if c != 0
+            && color_of(c) == by
+            && r.mask & (1 << class_of(c)) != 0
+            && (!r.lame || board[r.mid as usize] == 0)
+        {
+            consider(c, r.from as usize);
+        }
+    }
+    for d in 0..8 {
+        for &x in &t.rays[d * NSQ + sq] {
+            let c = board[x as usize];
+            if c != 0 {
+                if color_of(c) == by && ft.slides[by.index()][class_of(c)] & (1 << (d ^ 1)) != 0 {
+                    consider(c, x as usize);
+                }
+                break;
+            }
+        }
+    }
+    best
 }
 
 /// Worst case of the legal move list. Board moves: each side has at most 59 pieces on the
@@ -1149,6 +1192,61 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         p.hash ^= tables().side_key;
         p.plies = p.plies.saturating_add(1);
         Some(p)
+    }
+    /// The static exchange on the move's target cell, least valuable piece first, each side
+    /// free to stop. A drop game's capture is worth the victim's value to its owner plus the
+    /// piece the captor gains in hand (its unpromoted role's value), so that is what each
+    /// capture in the exchange scores; a promotion adds the promoted form's gain. Pins and
+    /// promotions on recapture are ignored; the King recaptures only onto an unattacked cell.
+    /// A drop captures nothing: its exchange says whether the dropped piece can be taken
+    /// for less than it is worth.
+    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
+        let (ft, t) = (self.form(), tables());
+        let value = |c: u8| Self::kind_value(values, Self::kind_of(c));
+        // What losing the piece costs its owner and gains the captor.
+        let worth = |c: u8| {
+            if role_of(c) == KING {
+                ROYAL
+            } else {
+                value(c) + Self::kind_value(values, role_of(c))
+            }
+        };
+        let (from, to) = (m.from().index(), m.to().index());
+        let mover = if m.kind() == MoveKind::Drop {
+            code(self.turn, m.role().index(), false)
+        } else {
+            self.board[from]
+        };
+        if mover == 0 {
+            return None;
+        }
+        let moved = if m.kind() == MoveKind::Promotion {
+            mover | PROMOTED_BIT
+        } else {
+            mover
+        };
+        let victim = self.board[to];
+        let mut first = if victim == 0 { 0 } else { worth(victim) };
+        if role_of(mover) != KING {
+            first += value(moved) - value(mover);
+        }
+        let mut board = self.board;
+        if m.kind() != MoveKind::Drop {
+            board[from] = 0;
+        }
+        board[to] = moved;
+        let mut side = !self.turn;
+        Some(swap(first, worth(moved), || {
+            let (v, sq) = least_attacker(ft, t, &board, to, side, worth)?;
+            board[to] = board[sq];
+            board[sq] = 0;
+            // The King takes only where nothing of the other side could take back.
+            if v == ROYAL && attacked(ft, t, &board, to, !side) {
+                return None;
+            }
+            side = !side;
+            Some(v)
+        }))
     }
     fn eval_cells(&self) -> usize {
         NSQ

@@ -6,6 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::game::{Game, Material, RoyalCells, MAX_KINDS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Variant};
+use crate::see::{swap, ROYAL};
 use crate::{Color, Outcome};
 
 impl<V: Variant> Game for Position<V> {
@@ -178,60 +179,25 @@ impl<V: Variant> Game for Position<V> {
             }
             _ => return None,
         };
-        // gains[d]: what the side that made capture d has won so far, if the exchange
-        // stopped there.
-        let mut gains = [0i32; 64];
-        gains[0] = victim;
-        let mut on_target = if mover.role == rules.king {
-            i32::MAX / 4
-        } else {
-            value(mover.role)
-        };
+        let royal = |r: crate::Role| if r == rules.king { ROYAL } else { value(r) };
+        let on_target = royal(mover.role);
         occ.remove(from);
         let mut side = !self.turn;
-        let mut d = 0;
-        loop {
+        Some(swap(victim, on_target, || {
             let attackers = self.attackers(to, occ, side) & occ;
-            if attackers.is_empty() || d + 1 >= gains.len() {
-                break;
-            }
             // The least valuable attacker, the royal piece last.
-            let mut best: Option<(i32, crate::Square)> = None;
-            for sq in attackers.squares() {
-                let Some(p) = self.piece_at(sq) else { continue };
-                let v = if p.role == rules.king {
-                    i32::MAX / 4
-                } else {
-                    value(p.role)
-                };
-                if best.is_none_or(|(bv, _)| v < bv) {
-                    best = Some((v, sq));
-                }
-            }
-            let Some((v, sq)) = best else { break };
-            if v == i32::MAX / 4 {
-                // The royal piece may take only if nothing of the other side could take
-                // back.
-                let mut after = occ;
-                after.remove(sq);
-                if (self.attackers(to, after, !side) & after).any() {
-                    break;
-                }
-            }
-            d += 1;
-            gains[d] = on_target.min(i32::MAX / 8) - gains[d - 1];
-            if (-gains[d - 1]).max(gains[d]) < 0 {
-                break;
-            }
-            on_target = v;
+            let (worth, sq) = attackers
+                .squares()
+                .filter_map(|sq| self.piece_at(sq).map(|p| (royal(p.role), sq)))
+                .min_by_key(|&(v, _)| v)?;
             occ.remove(sq);
+            // The royal piece may take only if nothing of the other side could take back.
+            if worth == ROYAL && (self.attackers(to, occ, !side) & occ).any() {
+                return None;
+            }
             side = !side;
-        }
-        while d > 0 {
-            gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
-            d -= 1;
-        }
-        Some(gains[0])
+            Some(worth)
+        }))
     }
     fn eval_cells(&self) -> usize {
         V::rules().spec.topology.num_squares()

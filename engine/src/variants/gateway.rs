@@ -100,6 +100,7 @@ use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::{StepRule, Topology, Vector};
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Atom, Modality};
+use crate::see::{swap, ROYAL};
 use crate::zobrist::Zobrist;
 use crate::{Color, Piece, Role, Square};
 use arrayvec::ArrayVec;
@@ -1331,6 +1332,46 @@ impl Game for Gateway {
         }
     }
 
+    /// The swap algorithm on the shared attack tables, as in the chess family: attackers
+    /// recomputed with each capturer's cell emptied (x-rays), Quantum King cells blocking
+    /// rides, pins ignored, the Emperor recapturing only onto an unattacked cell. A promotion
+    /// adds its gain. The Quantum King's row captures are not counted as recaptures, and its
+    /// own moves (a step to a row, a transformation) answer `None`.
+    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
+        if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
+            return None;
+        }
+        let value = |r: usize| values.get(r).copied().unwrap_or(0);
+        let worth = |r: usize| if r == EMPEROR { ROYAL } else { value(r) };
+        let role_at = |sq: Square| Piece::from_code(self.board[sq.index()]).map(|p| p.role.index());
+        let (from, to) = (m.from(), m.to());
+        let mover = role_at(from)?;
+        let moved = if m.kind() == MoveKind::Promotion {
+            m.role().index()
+        } else {
+            mover
+        };
+        let first = role_at(to).map_or(0, value) + value(moved) - value(mover);
+        let at = &tables().at;
+        let mut occ = self.occupied();
+        occ.remove(from);
+        let mut side = !self.turn;
+        let attackers = |occ: GatewayBb, by: Color| {
+            at.attackers(to, occ, by, |r| self.pieces(by, r.index()) & occ)
+        };
+        Some(swap(first, worth(moved), || {
+            let (v, sq) = attackers(occ, side)
+                .squares()
+                .filter_map(|sq| role_at(sq).map(|r| (worth(r), sq)))
+                .min_by_key(|&(v, _)| v)?;
+            occ.remove(sq);
+            if v == ROYAL && attackers(occ, !side).any() {
+                return None;
+            }
+            side = !side;
+            Some(v)
+        }))
+    }
     fn eval_cells(&self) -> usize {
         NSQ
     }

@@ -1,0 +1,65 @@
+//! The swap algorithm of a static exchange evaluation ([`crate::Game::see`]), shared by every
+//! variant that answers it: the variant finds the attackers of the target cell on its own
+//! board; the exchange itself (each side free to stop, the minimax back up the captures) is
+//! written once here.
+
+/// The worth of a royal piece in an exchange: it recaptures last and is never lost.
+pub const ROYAL: i32 = i32::MAX / 4;
+
+/// The value of an exchange on one cell for the side that makes the first capture.
+///
+/// `first` is what the first capture gains (the victim, and a promotion's gain);
+/// `on_target` is the worth of the piece that then stands on the cell. `recapture` makes the
+/// next capture on the cell for the side whose turn it is in the exchange: it takes that
+/// side's least valuable attacker off its board (so pieces behind it join in), passes the
+/// turn and returns the attacker's worth, or `None` when the side has no capture left (a
+/// royal piece may only capture where nothing takes it back).
+pub fn swap(first: i32, on_target: i32, mut recapture: impl FnMut() -> Option<i32>) -> i32 {
+    // gains[d]: what the side that made capture d has won so far, if the exchange stopped
+    // there.
+    let mut gains = [0i32; 64];
+    gains[0] = first;
+    let mut on_target = on_target;
+    let mut d = 0;
+    while d + 1 < gains.len() {
+        let Some(worth) = recapture() else { break };
+        d += 1;
+        gains[d] = on_target.min(ROYAL / 2) - gains[d - 1];
+        // Neither side would go on: the one to capture next stands worse either way.
+        if (-gains[d - 1]).max(gains[d]) < 0 {
+            break;
+        }
+        on_target = worth;
+    }
+    while d > 0 {
+        gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
+        d -= 1;
+    }
+    gains[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Replays a fixed list of recaptures.
+    fn run(first: i32, on_target: i32, recaptures: &[i32]) -> i32 {
+        let mut it = recaptures.iter().copied();
+        swap(first, on_target, || it.next())
+    }
+
+    #[test]
+    fn each_side_may_stop() {
+        // An undefended pawn.
+        assert_eq!(run(100, 900, &[]), 100);
+        // Queen takes a pawn defended by a pawn: the defender takes back.
+        assert_eq!(run(100, 900, &[100]), -800);
+        // Knight takes a pawn defended by a pawn, with a rook behind: N x P, P x N, R x P.
+        assert_eq!(run(100, 300, &[100, 500]), -100);
+        // Rook takes a rook defended by a queen, with a rook of ours behind: the queen does
+        // not take back, so the rook is won.
+        assert_eq!(run(500, 500, &[900, 500]), 500);
+        // A royal recapture is counted as never lost.
+        assert_eq!(run(300, 300, &[ROYAL]), 0);
+    }
+}
