@@ -19,7 +19,7 @@ pub mod tt;
 
 use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
 use crate::game::{repetitions, Game, Material, MAX_KINDS};
-use crate::moves::{Move, MoveBuf};
+use crate::moves::{Move, MoveBuf, MoveKind};
 use crate::{Color, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -170,11 +170,23 @@ pub enum Technique {
     /// depth by exchange, or a quiet move that loses more than a quarter of one per depth²,
     /// is not searched (needs [`Technique::See`] and a variant that answers [`Game::see`]).
     SeePruning = 8192,
+    /// History pruning: at depth 4 or less, away from the principal variation and once a
+    /// move has been searched, a quiet move (not a killer) whose history is below
+    /// `-HISTORY_MAX / 8` per ply of depth is not searched.
+    HistoryPruning = 16384,
+    /// Delta pruning in the quiescence search: out of check, a capture (not a promotion)
+    /// whose victim, with a margin of two cheapest kinds, cannot lift the stand-pat score to
+    /// alpha is not searched.
+    DeltaPruning = 32768,
+    /// Reductions of losing captures: a capture that loses material by exchange (ordered
+    /// after the quiet moves), not giving check, is searched shallower first like a late
+    /// quiet move, by the log-log table less one ply (at least one).
+    CaptureReductions = 65536,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 14] = [
+    pub const ALL: [Technique; 17] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -189,6 +201,9 @@ impl Technique {
         Technique::QuiescenceTable,
         Technique::MopUp,
         Technique::SeePruning,
+        Technique::HistoryPruning,
+        Technique::DeltaPruning,
+        Technique::CaptureReductions,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -196,7 +211,10 @@ impl Technique {
     /// (`docs/search.md`).
     pub const DEFAULT_OFF: u32 = Technique::CounterMove as u32
         | Technique::CaptureHistory as u32
-        | Technique::ContinuationHistory as u32;
+        | Technique::ContinuationHistory as u32
+        | Technique::HistoryPruning as u32
+        | Technique::DeltaPruning as u32
+        | Technique::CaptureReductions as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -215,6 +233,9 @@ impl Technique {
             Technique::QuiescenceTable => "quiescence_table",
             Technique::MopUp => "mop_up",
             Technique::SeePruning => "see_pruning",
+            Technique::HistoryPruning => "history_pruning",
+            Technique::DeltaPruning => "delta_pruning",
+            Technique::CaptureReductions => "capture_reductions",
         }
     }
 
@@ -1056,25 +1077,36 @@ impl Searcher {
         let capture_history = self.on(Technique::CaptureHistory);
         let context = self.continuation_context(ply);
         let see_pruning = self.on(Technique::See) && self.on(Technique::SeePruning);
+        let history_pruning =
+            self.on(Technique::HistoryPruning) && self.on(Technique::HistoryGravity);
         let pawn = self.pawn_value();
-        for (i, &(_, m)) in list.iter().enumerate() {
+        let capture_reductions = self.on(Technique::CaptureReductions);
+        for (i, &(order, m)) in list.iter().enumerate() {
             let tactical = pos.is_tactical(m);
-            // SEE pruning, before the move is played: at small depths a move that loses
-            // material by exchange beyond a margin growing with depth is not searched.
-            if see_pruning
-                && !pv_node
-                && !in_check
-                && i > 0
-                && depth <= 6
-                && best_score > -MATE_BOUND
-            {
+            // Pruning before the move is played, at small depths away from the principal
+            // variation, once a move has been searched and no mate is in sight.
+            if !pv_node && !in_check && i > 0 && depth <= 6 && best_score > -MATE_BOUND {
                 let d = depth as i32;
-                let threshold = if tactical {
-                    -pawn * d
-                } else {
-                    -pawn * d * d / 4
-                };
-                if pos.see_at_least(m, &self.values, threshold) == Some(false) {
+                // SEE pruning: a move that loses material by exchange beyond a margin
+                // growing with depth.
+                if see_pruning {
+                    let threshold = if tactical {
+                        -pawn * d
+                    } else {
+                        -pawn * d * d / 4
+                    };
+                    if pos.see_at_least(m, &self.values, threshold) == Some(false) {
+                        continue;
+                    }
+                }
+                // History pruning: a quiet move that has failed often elsewhere.
+                if history_pruning
+                    && !tactical
+                    && depth <= 4
+                    && m != killers[0]
+                    && m != killers[1]
+                    && self.history[history_index(m)] < -(HISTORY_MAX / 8) * d
+                {
                     continue;
                 }
             }
@@ -1142,6 +1174,15 @@ impl Searcher {
                         r -= history / (HISTORY_MAX / 2);
                     }
                     r = r.clamp(0, new_depth as i32 - 1);
+                } else if capture_reductions
+                    && depth >= 3
+                    && tactical
+                    && order < 0
+                    && !gives_check
+                    && !in_check
+                {
+                    // A losing capture (its order key is below every quiet move's).
+                    r = (lmr_reduction(depth, i + 1) - 1).clamp(1, new_depth as i32 - 1);
                 }
                 let reduced = new_depth - r as u32;
                 score = -self.negamax(&child, reduced, -alpha - 1, -alpha, ply + 1);
@@ -1283,10 +1324,19 @@ impl Searcher {
         // In check every evasion is searched; otherwise only material-changing moves, most
         // valuable victim first, less those that lose material by exchange.
         let see = !in_check && self.on(Technique::See);
+        // Delta pruning: the most a capture can lift the stand-pat score to.
+        let delta = (!in_check && self.on(Technique::DeltaPruning))
+            .then(|| best.saturating_add(2 * self.pawn_value()));
         let mut list = std::mem::take(&mut self.scratch[ply as usize]);
         list.clear();
         for &m in moves.as_ref() {
             if pos.is_tactical(m) {
+                if let (Some(base), Some(k)) = (delta, pos.captured_kind(m)) {
+                    let victim = self.values.get(k).copied().unwrap_or(0);
+                    if m.kind() != MoveKind::Promotion && base.saturating_add(victim) <= alpha {
+                        continue;
+                    }
+                }
                 if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
                     continue;
                 }
