@@ -35,6 +35,7 @@ use crate::see::{swap, ROYAL};
 use crate::zobrist::SplitMix64;
 use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 /// Files of the board (reconstructed).
@@ -540,8 +541,17 @@ impl FormTables {
     }
 }
 
-/// Whether `sq` is attacked by `by` on `board`.
-fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color) -> bool {
+/// Visits each piece of `by` that attacks `sq` on `board` (its code and cell), leapers first,
+/// until `visit` says to stop; whether it stopped.
+#[inline]
+fn visit_attackers(
+    ft: &FormTables,
+    t: &Tables,
+    board: &[u8; NSQ],
+    sq: usize,
+    by: Color,
+    mut visit: impl FnMut(u8, usize) -> ControlFlow<()>,
+) -> bool {
     let (s, n) = ft.rev_idx[by.index() * NSQ + sq];
     for r in &ft.rev[s as usize..s as usize + n as usize] {
         let c = board[r.from as usize];
@@ -549,6 +559,7 @@ fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color
             && color_of(c) == by
             && r.mask & (1 << class_of(c)) != 0
             && (!r.lame || board[r.mid as usize] == 0)
+            && visit(c, r.from as usize).is_break()
         {
             return true;
         }
@@ -558,7 +569,10 @@ fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color
             let c = board[x as usize];
             if c != 0 {
                 // The attacker slides in the opposite direction: DIRS pairs are (2k, 2k+1).
-                if color_of(c) == by && ft.slides[by.index()][class_of(c)] & (1 << (d ^ 1)) != 0 {
+                if color_of(c) == by
+                    && ft.slides[by.index()][class_of(c)] & (1 << (d ^ 1)) != 0
+                    && visit(c, x as usize).is_break()
+                {
                     return true;
                 }
                 break;
@@ -566,6 +580,11 @@ fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color
         }
     }
     false
+}
+
+/// Whether `sq` is attacked by `by` on `board`.
+fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color) -> bool {
+    visit_attackers(ft, t, board, sq, by, |_, _| ControlFlow::Break(()))
 }
 
 /// The least valuable piece of `by` that attacks `sq` on `board`, as (its worth in `worth`,
@@ -579,34 +598,13 @@ fn least_attacker(
     worth: impl Fn(u8) -> i32,
 ) -> Option<(i32, usize)> {
     let mut best: Option<(i32, usize)> = None;
-    let mut consider = |c: u8, from: usize| {
+    visit_attackers(ft, t, board, sq, by, |c, from| {
         let v = worth(c);
         if best.is_none_or(|(bv, _)| v < bv) {
             best = Some((v, from));
         }
-    };
-    let (s, n) = ft.rev_idx[by.index() * NSQ + sq];
-    for r in &ft.rev[s as usize..s as usize + n as usize] {
-        let c = board[r.from as usize];
-        if c != 0
-            && color_of(c) == by
-            && r.mask & (1 << class_of(c)) != 0
-            && (!r.lame || board[r.mid as usize] == 0)
-        {
-            consider(c, r.from as usize);
-        }
-    }
-    for d in 0..8 {
-        for &x in &t.rays[d * NSQ + sq] {
-            let c = board[x as usize];
-            if c != 0 {
-                if color_of(c) == by && ft.slides[by.index()][class_of(c)] & (1 << (d ^ 1)) != 0 {
-                    consider(c, x as usize);
-                }
-                break;
-            }
-        }
-    }
+        ControlFlow::Continue(())
+    });
     best
 }
 
