@@ -3,6 +3,9 @@
 //! board; the exchange itself (each side free to stop, the minimax back up the captures) is
 //! written once here.
 
+use crate::bitboard::Bitboard;
+use crate::{Color, Square};
+
 /// The worth of a royal piece in an exchange: it recaptures last and is never lost.
 pub const ROYAL: i32 = i32::MAX / 4;
 
@@ -36,6 +39,34 @@ pub fn swap(first: i32, on_target: i32, mut recapture: impl FnMut() -> Option<i3
         d -= 1;
     }
     gains[0]
+}
+
+/// [`swap`] on a board of bitboards (the chess family, Gateway): the recaptures come from
+/// `attackers(occ, side)`, the pieces of `side` within `occ` that attack the target cell, and
+/// `worth_at(cell)` prices each ([`ROYAL`] for a royal piece); each capturer's cell is emptied
+/// from `occ`, so pieces behind it join in, and a royal piece recaptures only where nothing
+/// of the other side attacks the cell any more. `side` makes the first recapture.
+pub fn exchange_on_bitboards<B: Bitboard>(
+    first: i32,
+    on_target: i32,
+    mut occ: B,
+    mut side: Color,
+    attackers: impl Fn(B, Color) -> B,
+    worth_at: impl Fn(Square) -> Option<i32>,
+) -> i32 {
+    swap(first, on_target, || {
+        // The least valuable attacker, the royal piece last.
+        let (worth, sq) = attackers(occ, side)
+            .squares()
+            .filter_map(|sq| worth_at(sq).map(|v| (v, sq)))
+            .min_by_key(|&(v, _)| v)?;
+        occ.remove(sq);
+        if worth == ROYAL && attackers(occ, !side).any() {
+            return None;
+        }
+        side = !side;
+        Some(worth)
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::game::{Game, Material, RoyalCells, MAX_KINDS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Variant};
-use crate::see::{swap, ROYAL};
+use crate::see::{exchange_on_bitboards, ROYAL};
 use crate::{Color, Outcome};
 
 impl<V: Variant> Game for Position<V> {
@@ -180,24 +180,15 @@ impl<V: Variant> Game for Position<V> {
             _ => return None,
         };
         let royal = |r: crate::Role| if r == rules.king { ROYAL } else { value(r) };
-        let on_target = royal(mover.role);
         occ.remove(from);
-        let mut side = !self.turn;
-        Some(swap(victim, on_target, || {
-            let attackers = self.attackers(to, occ, side) & occ;
-            // The least valuable attacker, the royal piece last.
-            let (worth, sq) = attackers
-                .squares()
-                .filter_map(|sq| self.piece_at(sq).map(|p| (royal(p.role), sq)))
-                .min_by_key(|&(v, _)| v)?;
-            occ.remove(sq);
-            // The royal piece may take only if nothing of the other side could take back.
-            if worth == ROYAL && (self.attackers(to, occ, !side) & occ).any() {
-                return None;
-            }
-            side = !side;
-            Some(worth)
-        }))
+        Some(exchange_on_bitboards(
+            victim,
+            royal(mover.role),
+            occ,
+            !self.turn,
+            |occ, by| self.attackers(to, occ, by),
+            |sq| self.piece_at(sq).map(|p| royal(p.role)),
+        ))
     }
     fn eval_cells(&self) -> usize {
         V::rules().spec.topology.num_squares()

@@ -100,7 +100,7 @@ use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::{StepRule, Topology, Vector};
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Atom, Modality};
-use crate::see::{swap, ROYAL};
+use crate::see::{exchange_on_bitboards, ROYAL};
 use crate::zobrist::Zobrist;
 use crate::{Color, Piece, Role, Square};
 use arrayvec::ArrayVec;
@@ -1355,22 +1355,14 @@ impl Game for Gateway {
         let at = &tables().at;
         let mut occ = self.occupied();
         occ.remove(from);
-        let mut side = !self.turn;
-        let attackers = |occ: GatewayBb, by: Color| {
-            at.attackers(to, occ, by, |r| self.pieces(by, r.index()) & occ)
-        };
-        Some(swap(first, worth(moved), || {
-            let (v, sq) = attackers(occ, side)
-                .squares()
-                .filter_map(|sq| role_at(sq).map(|r| (worth(r), sq)))
-                .min_by_key(|&(v, _)| v)?;
-            occ.remove(sq);
-            if v == ROYAL && attackers(occ, !side).any() {
-                return None;
-            }
-            side = !side;
-            Some(v)
-        }))
+        Some(exchange_on_bitboards(
+            first,
+            worth(moved),
+            occ,
+            !self.turn,
+            |occ, by| at.attackers(to, occ, by, |r| self.pieces(by, r.index()) & occ),
+            |sq| role_at(sq).map(worth),
+        ))
     }
     fn eval_cells(&self) -> usize {
         NSQ
