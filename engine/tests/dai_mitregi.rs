@@ -737,3 +737,102 @@ fn static_exchanges_count_the_piece_gained_in_hand() {
     assert_eq!(see("N*e5"), Some(-600));
     assert_eq!(see("N*h5"), Some(0));
 }
+
+/// The activity features of one position, as `eval_features` reports them.
+#[derive(Default)]
+struct Activity {
+    mobility: Vec<(Color, usize, u32)>,
+    king_attacks: Vec<(Color, u32)>,
+    threatened: Vec<(Color, usize, bool, u32)>,
+    multiple: Vec<(Color, bool)>,
+}
+
+impl variantlab_engine::eval::FeatureSink for Activity {
+    fn piece(&mut self, _: Color, _: usize, _: usize) {}
+    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
+        self.mobility.push((color, kind, cells));
+    }
+    fn king_attacks(&mut self, color: Color, attacks: u32) {
+        self.king_attacks.push((color, attacks));
+    }
+    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
+        self.threatened.push((color, kind, to_move, count));
+    }
+    fn multiple_threats(&mut self, color: Color, to_move: bool) {
+        self.multiple.push((color, to_move));
+    }
+    fn king_danger(&mut self, _: Color, _: u32) {}
+    fn in_hand(&mut self, _: Color, _: usize, _: u32) {}
+    fn passed(&mut self, _: Color, _: usize) {}
+    fn pawn_structure(&mut self, _: Color, _: u32, _: u32) {}
+}
+
+fn activity<G: Game>(pos: &G) -> Activity {
+    let mut a = Activity::default();
+    pos.eval_features(&mut a);
+    a
+}
+
+/// Hand-checked mobility, royal-zone attacks and threats (kinds: Rook 1, Bishop 3, Knight 5,
+/// Wazchick 10).
+#[test]
+fn activity_features_mobility_royal_zone_and_threats() {
+    let p = [
+        ("a1", "K"),
+        ("p16", "k"),
+        ("d4", "R"),
+        ("o4", "R"),
+        ("g5", "B"),
+        ("d10", "n"),
+        ("d11", "z"),
+        ("e6", "n"),
+    ];
+    let (l, s) = both(&setup(&p, 'w', "-"));
+    let (al, as_) = (activity(&l), activity(&s));
+    let of_kinds = |a: &Activity| {
+        let mut m: Vec<_> = a
+            .mobility
+            .iter()
+            .filter(|m| [1, 5, 10].contains(&m.1))
+            .copied()
+            .collect();
+        m.sort_by_key(|&(c, k, n)| (c == Color::Black, k, n));
+        m
+    };
+    // The Rook on d4 rides 6 up (to the Knight on d10), 3 down, 3 left and 10 right (the
+    // Rook on o4 stops it); the one on o4 12 up, 3 down, 10 left and 1 right. The Knights
+    // reach 8 cells each. The Wazchick on d11 steps onto its own Knight (not counted) and
+    // jumps to d9 in the Leaping form; the Stepping form's lame two-cell move is blocked.
+    let rooks_and_knights = [
+        (Color::White, 1, 22),
+        (Color::White, 1, 26),
+        (Color::Black, 5, 8),
+        (Color::Black, 5, 8),
+    ];
+    let with_wazchick = |n: u32| {
+        let mut v = rooks_and_knights.to_vec();
+        v.push((Color::Black, 10, n));
+        v
+    };
+    assert_eq!(of_kinds(&al), with_wazchick(1));
+    assert_eq!(of_kinds(&as_), with_wazchick(0));
+    for a in [&al, &as_] {
+        // The Rook on o4 attacks o15 and o16, next to the Black King; nothing of Black's
+        // comes near White's.
+        assert_eq!(a.king_attacks, vec![(Color::White, 2), (Color::Black, 0)]);
+        // The Knight on e6 (300) attacks the Rook on d4 (700) and the Bishop on g5 (550):
+        // White, to move, has two threatened pieces. The Knight on d10 is attacked by a
+        // dearer Rook and defended by the Wazchick: not threatened.
+        assert_eq!(
+            a.threatened,
+            vec![(Color::White, 1, true, 1), (Color::White, 3, true, 1)]
+        );
+        assert_eq!(a.multiple, vec![(Color::White, true)]);
+    }
+    // Undefended, the Knight on d10 is threatened by the dearer Rook; Black is not to move.
+    let p: Vec<_> = p.iter().filter(|x| x.0 != "d11").copied().collect();
+    let (l, _) = both(&setup(&p, 'w', "-"));
+    assert!(activity(&l)
+        .threatened
+        .contains(&(Color::Black, 5, false, 1)));
+}

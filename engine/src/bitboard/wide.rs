@@ -59,6 +59,17 @@ impl<const W: usize> Bitboard for BbWide<W> {
         w[sq.0 as usize / 64] = 1 << (sq.0 % 64);
         BbWide(w)
     }
+    /// One word written in place: the trait's default ORs a whole one-cell board, which the
+    /// compiler builds in memory and reads back wider than it wrote (a store-forwarding stall
+    /// that made Dai Mitregi's attack walk three times slower).
+    #[inline]
+    fn insert(&mut self, sq: Square) {
+        self.0[sq.0 as usize / 64] |= 1 << (sq.0 % 64);
+    }
+    #[inline]
+    fn remove(&mut self, sq: Square) {
+        self.0[sq.0 as usize / 64] &= !(1 << (sq.0 % 64));
+    }
     #[inline]
     fn contains(self, sq: Square) -> bool {
         (self.0[sq.0 as usize / 64] >> (sq.0 % 64)) & 1 != 0

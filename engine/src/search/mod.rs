@@ -21,6 +21,7 @@ use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
 use crate::game::{repetitions, Game, Material, MAX_KINDS};
 use crate::moves::{Move, MoveBuf, MoveKind};
 use crate::{Color, Outcome};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -334,7 +335,17 @@ pub struct Searcher {
     /// The evaluator of the variant last searched (built on its first search; `None` inside
     /// means the classic evaluation).
     evaluator: Option<(&'static str, Option<Evaluator>)>,
+    /// Static evaluations of the weights evaluator by position hash ([`EVAL_CACHE`] slots,
+    /// always replaced): iterative deepening and transpositions evaluate the same positions
+    /// again, and a variant whose features walk every piece's attacks (Dai Mitregi, Gateway)
+    /// spends most of its time there. The same scores, so the search is unchanged.
+    eval_cache: Box<[Cell<(u64, i32)>]>,
 }
+
+/// Slots of the evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 15;
+/// An empty slot of the evaluation cache (no evaluation is this low).
+const NO_CACHED: i32 = i32::MIN;
 
 /// What the move loop needs to know about its node.
 #[derive(Clone, Copy)]
@@ -438,6 +449,7 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY + 1],
             scratch: vec![Vec::new(); MAX_PLY + 2],
             evaluator: None,
+            eval_cache: vec![Cell::new((0, NO_CACHED)); EVAL_CACHE].into_boxed_slice(),
         }
     }
 
@@ -586,6 +598,9 @@ impl Searcher {
             }
         }
         self.evaluator = Some((name, e));
+        self.eval_cache
+            .iter()
+            .for_each(|slot| slot.set((0, NO_CACHED)));
     }
 
     /// Static evaluation from the side to move's point of view.
@@ -655,7 +670,15 @@ impl Searcher {
     fn evaluate_position<G: Game>(&self, pos: &G) -> i32 {
         if let Some((_, Some(e))) = &self.evaluator {
             if self.config.positional {
-                return e.evaluate(pos);
+                let key = pos.hash();
+                let slot = &self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+                let (k, v) = slot.get();
+                if k == key && v != NO_CACHED {
+                    return v;
+                }
+                let v = e.evaluate(pos);
+                slot.set((key, v));
+                return v;
             }
         }
         let m = pos.material();

@@ -1124,6 +1124,100 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
     fn kind_of(c: u8) -> usize {
         class_of(c)
     }
+
+    /// The default value of a piece code, [`ROYAL`] for the King (never the cheaper attacker).
+    fn default_worth(c: u8) -> i32 {
+        match (role_of(c), promoted(c)) {
+            (KING, _) => ROYAL,
+            (r, false) => ROLES[r].value,
+            (r, true) => PROMOTED[ROLES[r].promotes as usize].1,
+        }
+    }
+
+    /// Mobility, royal-zone attacks and threats, the evaluation's activity features (as in
+    /// the chess family), from one pass that walks every piece's attacks:
+    /// - mobility: the cells a non-royal piece attacks that its side does not hold;
+    /// - royal-zone attacks: attacks by non-royal pieces on the cells next to the enemy King
+    ///   (its step in every direction, also for a Grandpasha);
+    /// - threatened pieces per kind, and forks: a piece attacked by a cheaper enemy piece
+    ///   (default values; the King is never the cheaper one), or attacked and not defended.
+    fn report_activity<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        let (ft, t) = (self.form(), tables());
+        let zone = |c: Color| {
+            let mut z = DaiBb::EMPTY;
+            let k = self.kings[c.index()] as usize;
+            if k < NSQ {
+                for d in 0..DIRS.len() {
+                    if let Some(&x) = t.rays[d * NSQ + k].first() {
+                        z.insert(Square(x as u16));
+                    }
+                }
+            }
+            z
+        };
+        let zones = [zone(Color::White), zone(Color::Black)];
+        // Per side: every cell it attacks, and the cheapest attacker of each enemy piece.
+        let mut attacked = [DaiBb::EMPTY; 2];
+        let mut cheapest = [[i32::MAX; NSQ]; 2];
+        for color in Color::ALL {
+            let (own, theirs) = (
+                self.occupied[color.index()],
+                self.occupied[(!color).index()],
+            );
+            let mut zone_attacks = 0;
+            for sq in own.squares() {
+                let c = self.board[sq.index()];
+                let class = class_of(c);
+                let mut reach = DaiBb::EMPTY;
+                for l in ft.leaps_of(color, class, sq.index()) {
+                    if !l.lame || self.board[l.mid as usize] == 0 {
+                        reach.insert(Square(l.to as u16));
+                    }
+                }
+                let sl = ft.slides[color.index()][class];
+                for d in (0..8).filter(|d| sl & (1 << d) != 0) {
+                    for &x in &t.rays[d * NSQ + sq.index()] {
+                        reach.insert(Square(x as u16));
+                        if self.board[x as usize] != 0 {
+                            break;
+                        }
+                    }
+                }
+                attacked[color.index()] |= reach;
+                let worth = Self::default_worth(c);
+                for target in (reach & theirs).squares() {
+                    let best = &mut cheapest[color.index()][target.index()];
+                    *best = (*best).min(worth);
+                }
+                if role_of(c) != KING {
+                    sink.mobility(color, class, (reach & !own).count());
+                    zone_attacks += (reach & zones[(!color).index()]).count();
+                }
+            }
+            sink.king_attacks(color, zone_attacks);
+            sink.king_danger(color, zone_attacks);
+        }
+        for color in Color::ALL {
+            let (mine, enemy) = (color.index(), (!color).index());
+            let mut counts = [0u32; NCLASSES];
+            for sq in (self.occupied[mine] & attacked[enemy]).squares() {
+                let c = self.board[sq.index()];
+                if role_of(c) != KING
+                    && (cheapest[enemy][sq.index()] < Self::default_worth(c)
+                        || !attacked[mine].contains(sq))
+                {
+                    counts[class_of(c)] += 1;
+                }
+            }
+            let to_move = color == self.turn;
+            for (kind, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+                sink.threatened(color, kind, to_move, n);
+            }
+            if counts.iter().sum::<u32>() >= 2 {
+                sink.multiple_threats(color, to_move);
+            }
+        }
+    }
 }
 
 impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
@@ -1259,7 +1353,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
             dims: (FILES as i8, RANKS as i8, 1),
         })
     }
-    /// Pieces on their cells, and the pieces in hand per kind.
+    /// Pieces on their cells, the pieces in hand per kind, and the activity features
+    /// (mobility, royal-zone attacks, threats).
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         for (sq, &c) in self.board.iter().enumerate() {
             if c != 0 {
@@ -1279,6 +1374,7 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
                 }
             }
         }
+        self.report_activity(sink);
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         ROLES
