@@ -63,6 +63,49 @@ fn the_search_sum_is_the_tuners_dot_product() {
     }
 }
 
+/// Weights that leave mobility, royal-zone attacks and threats at zero let a variant skip its
+/// attack walk (`FeatureSink::wants_activity`); the score must still be the dot product the
+/// tuner sees, which records those features whatever the weights.
+#[test]
+fn skipping_zero_activity_terms_keeps_the_score() {
+    for kind in VariantKind::ALL {
+        with_variant!(kind, G => {
+            let layout = Layout::of(&G::start());
+            let mut weights = random_weights(layout.len(), 11);
+            let mut zero = vec![
+                layout.king_attack(),
+                layout.king_danger(),
+                layout.multiple_threats(true),
+                layout.multiple_threats(false),
+            ];
+            for k in 0..layout.kinds {
+                zero.extend([
+                    layout.mobility(k),
+                    layout.threatened(k, true),
+                    layout.threatened(k, false),
+                ]);
+            }
+            for i in zero {
+                weights[i] = [0, 0];
+            }
+            let e = Evaluator::from_dense::<G>(weights.clone());
+            let mut rec = FeatureRecorder::new(layout);
+            for pos in random_game::<G>(5, 60) {
+                rec.record(&pos);
+                let ph = e.phase(&pos) as i64;
+                let (mut mg, mut eg) = (0i64, 0i64);
+                for &(j, n) in &rec.features {
+                    mg += n as i64 * weights[j as usize][0] as i64;
+                    eg += n as i64 * weights[j as usize][1] as i64;
+                }
+                let white = (mg * ph + eg * (256 - ph)) / 256;
+                let ours = if pos.turn() == Color::White { white } else { -white };
+                assert_eq!(e.evaluate(&pos) as i64, ours, "{}", kind.name());
+            }
+        });
+    }
+}
+
 #[test]
 fn symmetric_start_positions_evaluate_to_the_tempo() {
     for kind in VariantKind::ALL {

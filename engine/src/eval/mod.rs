@@ -52,6 +52,11 @@ pub trait FeatureSink {
     fn king_danger(&mut self, color: Color, attacks: u32);
     /// `color` holds `count` pieces of kind `kind` in hand.
     fn in_hand(&mut self, color: Color, kind: usize, count: u32);
+    /// Whether the mobility, royal-zone and threat features count here. A variant whose
+    /// attack walk is costly may skip it when they do not (weights that leave them at zero).
+    fn wants_activity(&self) -> bool {
+        true
+    }
     /// A passed pawn of `color` stands on rank `rank` counted from its owner's side (0-based,
     /// below [`Game::pawn_ranks`]).
     fn passed(&mut self, color: Color, rank: usize);
@@ -230,6 +235,8 @@ pub struct Evaluator {
     weights: Vec<[i32; 2]>,
     phase_weights: Vec<i32>,
     full_phase: i32,
+    /// Whether any mobility, royal-zone or threat weight is not zero.
+    activity: bool,
 }
 
 impl Evaluator {
@@ -275,11 +282,26 @@ impl Evaluator {
             .enumerate()
             .map(|(k, &w)| w * (m[0][k] as i32 + m[1][k] as i32))
             .sum();
+        let mut activity = vec![
+            layout.king_attack(),
+            layout.king_danger(),
+            layout.multiple_threats(true),
+            layout.multiple_threats(false),
+        ];
+        for k in 0..layout.kinds {
+            activity.extend([
+                layout.mobility(k),
+                layout.threatened(k, true),
+                layout.threatened(k, false),
+            ]);
+        }
+        let activity = activity.iter().any(|&i| weights[i] != [0, 0]);
         Evaluator {
             layout,
             weights,
             phase_weights,
             full_phase,
+            activity,
         }
     }
 
@@ -312,6 +334,7 @@ impl Evaluator {
             layout: self.layout,
             weights: &self.weights,
             sum: [0; 2],
+            activity: self.activity,
         };
         let m = pos.material();
         for (k, (&white, &black)) in m[0].iter().zip(&m[1]).enumerate().take(self.layout.kinds) {
@@ -358,9 +381,15 @@ struct Accumulator<'a> {
     layout: Layout,
     weights: &'a [[i32; 2]],
     sum: [i32; 2],
+    activity: bool,
 }
 
 impl Accumulator<'_> {
+    /// The search skips the activity features where the weights leave them at zero.
+    #[inline]
+    fn activity(&self) -> bool {
+        self.activity
+    }
     #[inline]
     fn add(&mut self, color: Color, index: usize, times: i32) {
         let w = self.weights[index];
@@ -412,6 +441,10 @@ macro_rules! indexed_feature_sink {
             fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
                 self.add(color, self.layout.doubled(), doubled as i32);
                 self.add(color, self.layout.isolated(), isolated as i32);
+            }
+            #[inline]
+            fn wants_activity(&self) -> bool {
+                self.activity()
             }
         }
     };
@@ -471,6 +504,11 @@ impl FeatureRecorder {
         }
         merged.retain(|f| f.1 != 0);
         self.features = merged;
+    }
+
+    /// The tuner records every feature, whatever the starting weights.
+    fn activity(&self) -> bool {
+        true
     }
 
     fn add(&mut self, color: Color, index: usize, times: i32) {

@@ -335,7 +335,7 @@ pub struct Searcher {
     /// The evaluator of the variant last searched (built on its first search; `None` inside
     /// means the classic evaluation).
     evaluator: Option<(&'static str, Option<Evaluator>)>,
-    /// Static evaluations of the weights evaluator by position hash ([`EVAL_CACHE`] slots,
+    /// Static evaluations (the weights evaluator's, mop-up included) by position hash ([`EVAL_CACHE`] slots,
     /// always replaced): iterative deepening and transpositions evaluate the same positions
     /// again, and a variant whose features walk every piece's attacks (Dai Mitregi, Gateway)
     /// spends most of its time there. The same scores, so the search is unchanged.
@@ -605,12 +605,23 @@ impl Searcher {
 
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
-        let score = self.evaluate_position(pos);
-        if self.on(Technique::MopUp) {
-            score + self.mop_up(pos)
-        } else {
-            score
+        let cached = matches!(&self.evaluator, Some((_, Some(_)))) && self.config.positional;
+        let key = pos.hash();
+        let slot = &self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if cached {
+            let (k, v) = slot.get();
+            if k == key && v != NO_CACHED {
+                return v;
+            }
         }
+        let mut score = self.evaluate_position(pos);
+        if self.on(Technique::MopUp) {
+            score += self.mop_up(pos);
+        }
+        if cached {
+            slot.set((key, score));
+        }
+        score
     }
 
     /// The mop-up term from the side to move's point of view (see [`Technique::MopUp`]).
@@ -670,15 +681,7 @@ impl Searcher {
     fn evaluate_position<G: Game>(&self, pos: &G) -> i32 {
         if let Some((_, Some(e))) = &self.evaluator {
             if self.config.positional {
-                let key = pos.hash();
-                let slot = &self.eval_cache[key as usize & (EVAL_CACHE - 1)];
-                let (k, v) = slot.get();
-                if k == key && v != NO_CACHED {
-                    return v;
-                }
-                let v = e.evaluate(pos);
-                slot.set((key, v));
-                return v;
+                return e.evaluate(pos);
             }
         }
         let m = pos.material();
