@@ -328,6 +328,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../data/eval/dai-mitregi.json"),
     ),
     (
+        "dai-mitregi-stepping",
+        include_str!("../../../data/eval/dai-mitregi-stepping.json"),
+    ),
+    (
         "dream-chess-46",
         include_str!("../../../data/eval/dream-chess-46.json"),
     ),
