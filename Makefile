@@ -54,7 +54,7 @@ piece-values: build ## Piece values of every variant from the tuned evaluation, 
 	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv) > out/piece-values/table.md
 	@echo "wrote out/piece-values/table.md"
 
-findings: build ## The findings study of docs/findings.md: every variant at 4000 nodes (about an hour on 2 cores; resumable), data/findings/ and the page's tables
+findings: build ## The findings study of docs/findings.md: every variant at 4000 nodes (about 95 minutes on 2 cores; resumable), data/findings/ and the page's tables
 	scripts/findings.sh $(BIN) out/findings
 
 notebooks: $(VENV)/ok ## Execute every notebook headless on data/samples (executed copies in notebooks/executed/)

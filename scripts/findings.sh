@@ -23,9 +23,9 @@ OPENINGS=${FINDINGS_OPENINGS:-balanced-plies:6}
 SCALE=${FINDINGS_SCALE:-1}
 DATA=data/findings
 
-# Games per variant: sized so that the whole study costs about 40 minutes on the 2-core
-# machine at 4000 nodes per move (a Gateway game costs about ten chess games, a Dai Mitregi
-# game about five); docs/findings.md says why these sizes.
+# Games per variant: sized so that each variant costs about the same (a Gateway game costs many
+# chess games); the whole study took about 95 minutes on the 2-core machine at 4000 nodes per
+# move with the stop-29 engine. docs/findings.md says why these sizes.
 declare -A GAMES=(
   [chess]=600
   [dream-chess-46]=1000
