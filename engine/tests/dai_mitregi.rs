@@ -11,6 +11,10 @@ use variantlab_engine::{Color, Game, PositionError};
 
 use common::sorted_move_texts as moves;
 
+#[path = "common/feature_calls.rs"]
+mod feature_calls;
+use feature_calls::FeatureCalls;
+
 /// Destinations of the piece on `from` (board moves only, promotion suffix dropped, sorted,
 /// deduplicated).
 fn dests<G: Game<Moves = DaiMitregiMoves>>(p: &G, from: &str) -> Vec<String> {
@@ -738,41 +742,6 @@ fn static_exchanges_count_the_piece_gained_in_hand() {
     assert_eq!(see("N*h5"), Some(0));
 }
 
-/// The activity features of one position, as `eval_features` reports them.
-#[derive(Default)]
-struct Activity {
-    mobility: Vec<(Color, usize, u32)>,
-    king_attacks: Vec<(Color, u32)>,
-    threatened: Vec<(Color, usize, bool, u32)>,
-    multiple: Vec<(Color, bool)>,
-}
-
-impl variantlab_engine::eval::FeatureSink for Activity {
-    fn piece(&mut self, _: Color, _: usize, _: usize) {}
-    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
-        self.mobility.push((color, kind, cells));
-    }
-    fn king_attacks(&mut self, color: Color, attacks: u32) {
-        self.king_attacks.push((color, attacks));
-    }
-    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
-        self.threatened.push((color, kind, to_move, count));
-    }
-    fn multiple_threats(&mut self, color: Color, to_move: bool) {
-        self.multiple.push((color, to_move));
-    }
-    fn king_danger(&mut self, _: Color, _: u32) {}
-    fn in_hand(&mut self, _: Color, _: usize, _: u32) {}
-    fn passed(&mut self, _: Color, _: usize) {}
-    fn pawn_structure(&mut self, _: Color, _: u32, _: u32) {}
-}
-
-fn activity<G: Game>(pos: &G) -> Activity {
-    let mut a = Activity::default();
-    pos.eval_features(&mut a);
-    a
-}
-
 /// Hand-checked mobility, royal-zone attacks and threats (kinds: Rook 1, Bishop 3, Knight 5,
 /// Wazchick 10).
 #[test]
@@ -788,8 +757,8 @@ fn activity_features_mobility_royal_zone_and_threats() {
         ("e6", "n"),
     ];
     let (l, s) = both(&setup(&p, 'w', "-"));
-    let (al, as_) = (activity(&l), activity(&s));
-    let of_kinds = |a: &Activity| {
+    let (al, as_) = (FeatureCalls::of(&l), FeatureCalls::of(&s));
+    let of_kinds = |a: &FeatureCalls| {
         let mut m: Vec<_> = a
             .mobility
             .iter()
@@ -832,7 +801,7 @@ fn activity_features_mobility_royal_zone_and_threats() {
     // Undefended, the Knight on d10 is threatened by the dearer Rook; Black is not to move.
     let p: Vec<_> = p.iter().filter(|x| x.0 != "d11").copied().collect();
     let (l, _) = both(&setup(&p, 'w', "-"));
-    assert!(activity(&l)
+    assert!(FeatureCalls::of(&l)
         .threatened
         .contains(&(Color::Black, 5, false, 1)));
 }

@@ -5,6 +5,10 @@ use variantlab_engine::eval::{EvalWeights, Evaluator, FeatureRecorder, Layout, P
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Color, Game, VariantKind};
 
+#[path = "common/feature_calls.rs"]
+mod feature_calls;
+use feature_calls::FeatureCalls;
+
 /// Seeded weights in ±50 for every feature.
 fn random_weights(n: usize, seed: u64) -> Vec<[i32; 2]> {
     let mut rng = SplitMix64(seed);
@@ -72,20 +76,7 @@ fn skipping_zero_activity_terms_keeps_the_score() {
         with_variant!(kind, G => {
             let layout = Layout::of(&G::start());
             let mut weights = random_weights(layout.len(), 11);
-            let mut zero = vec![
-                layout.king_attack(),
-                layout.king_danger(),
-                layout.multiple_threats(true),
-                layout.multiple_threats(false),
-            ];
-            for k in 0..layout.kinds {
-                zero.extend([
-                    layout.mobility(k),
-                    layout.threatened(k, true),
-                    layout.threatened(k, false),
-                ]);
-            }
-            for i in zero {
+            for i in layout.activity() {
                 weights[i] = [0, 0];
             }
             let e = Evaluator::from_dense::<G>(weights.clone());
@@ -168,57 +159,6 @@ fn embedded_weights_fit_their_variants() {
                 Evaluator::new::<G>(&w).unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
             }
         });
-    }
-}
-
-/// The pawn-structure and threat calls of one position.
-#[derive(Default)]
-struct FeatureCalls {
-    passed: Vec<(Color, usize)>,
-    structure: Vec<(Color, u32, u32)>,
-    threatened: Vec<(Color, usize, bool, u32)>,
-    multiple: Vec<(Color, bool)>,
-    mobility: Vec<(Color, usize, u32)>,
-    king_attacks: Vec<(Color, u32)>,
-}
-
-impl FeatureCalls {
-    /// The calls `pos` makes.
-    fn of<G: Game>(pos: &G) -> FeatureCalls {
-        let mut calls = FeatureCalls::default();
-        pos.eval_features(&mut calls);
-        calls
-    }
-
-    /// The threatened-piece calls, White's first, by kind.
-    fn threatened_by_side(&self) -> Vec<(Color, usize, bool, u32)> {
-        let mut t = self.threatened.clone();
-        t.sort_by_key(|&(c, k, _, _)| (c == Color::Black, k));
-        t
-    }
-}
-
-impl variantlab_engine::eval::FeatureSink for FeatureCalls {
-    fn piece(&mut self, _: Color, _: usize, _: usize) {}
-    fn mobility(&mut self, color: Color, kind: usize, cells: u32) {
-        self.mobility.push((color, kind, cells));
-    }
-    fn king_attacks(&mut self, color: Color, attacks: u32) {
-        self.king_attacks.push((color, attacks));
-    }
-    fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
-        self.threatened.push((color, kind, to_move, count));
-    }
-    fn multiple_threats(&mut self, color: Color, to_move: bool) {
-        self.multiple.push((color, to_move));
-    }
-    fn king_danger(&mut self, _: Color, _: u32) {}
-    fn in_hand(&mut self, _: Color, _: usize, _: u32) {}
-    fn passed(&mut self, color: Color, rank: usize) {
-        self.passed.push((color, rank));
-    }
-    fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
-        self.structure.push((color, doubled, isolated));
     }
 }
 

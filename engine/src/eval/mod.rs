@@ -189,6 +189,24 @@ impl Layout {
     pub fn multiple_threats(&self, to_move: bool) -> usize {
         self.kinds * self.block() + if to_move { 5 } else { 6 } + self.pawn_ranks
     }
+    /// Indices of the activity weights: mobility, royal-zone attacks and their square,
+    /// threatened pieces and forks (the features of [`FeatureSink::wants_activity`]).
+    pub fn activity(&self) -> Vec<usize> {
+        let mut v = vec![
+            self.king_attack(),
+            self.king_danger(),
+            self.multiple_threats(true),
+            self.multiple_threats(false),
+        ];
+        for k in 0..self.kinds {
+            v.extend([
+                self.mobility(k),
+                self.threatened(k, true),
+                self.threatened(k, false),
+            ]);
+        }
+        v
+    }
     /// Number of weights (each a middle-game and end-game pair).
     pub fn len(&self) -> usize {
         self.kinds * self.block() + 7 + self.pawn_ranks
@@ -282,20 +300,7 @@ impl Evaluator {
             .enumerate()
             .map(|(k, &w)| w * (m[0][k] as i32 + m[1][k] as i32))
             .sum();
-        let mut activity = vec![
-            layout.king_attack(),
-            layout.king_danger(),
-            layout.multiple_threats(true),
-            layout.multiple_threats(false),
-        ];
-        for k in 0..layout.kinds {
-            activity.extend([
-                layout.mobility(k),
-                layout.threatened(k, true),
-                layout.threatened(k, false),
-            ]);
-        }
-        let activity = activity.iter().any(|&i| weights[i] != [0, 0]);
+        let activity = layout.activity().iter().any(|&i| weights[i] != [0, 0]);
         Evaluator {
             layout,
             weights,
