@@ -61,7 +61,7 @@ impl<const W: usize> Bitboard for BbWide<W> {
     }
     /// One word written in place: the trait's default ORs a whole one-cell board, which the
     /// compiler builds in memory and reads back wider than it wrote (a store-forwarding stall
-    /// that made Dai Mitregi's attack walk three times slower).
+    /// that made Dai Mitregi's attack walk more than twice as slow).
     #[inline]
     fn insert(&mut self, sq: Square) {
         self.0[sq.0 as usize / 64] |= 1 << (sq.0 % 64);
