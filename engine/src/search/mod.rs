@@ -605,10 +605,13 @@ impl Searcher {
 
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
+        // Only the weights evaluator is cached: the classic one costs less than a lookup.
         let cached = matches!(&self.evaluator, Some((_, Some(_)))) && self.config.positional;
-        let key = pos.hash();
-        let slot = &self.eval_cache[key as usize & (EVAL_CACHE - 1)];
-        if cached {
+        let slot = cached.then(|| {
+            let key = pos.hash();
+            (key, &self.eval_cache[key as usize & (EVAL_CACHE - 1)])
+        });
+        if let Some((key, slot)) = slot {
             let (k, v) = slot.get();
             if k == key && v != NO_CACHED {
                 return v;
@@ -618,7 +621,7 @@ impl Searcher {
         if self.on(Technique::MopUp) {
             score += self.mop_up(pos);
         }
-        if cached {
+        if let Some((key, slot)) = slot {
             slot.set((key, score));
         }
         score
