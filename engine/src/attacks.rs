@@ -262,6 +262,11 @@ impl<B: Bitboard> AttackTables<B> {
                 continue;
             }
             for &slot in &group.reverse {
+                // No rider on the empty-board ray: nothing to find on it (most rays, and
+                // cheaper than finding the first blocker).
+                if (self.ray(slot.vid, sq) & riders).is_empty() {
+                    continue;
+                }
                 if let Some(b) = self.first_blocker(slot, sq, occ) {
                     if riders.contains(b) {
                         found.insert(b);
@@ -270,6 +275,37 @@ impl<B: Bitboard> AttackTables<B> {
             }
         }
         found
+    }
+
+    /// Whether any piece of `by` attacks `sq` ([`attackers`](Self::attackers) stopping at the
+    /// first one found): the check test after every move of the search.
+    #[inline]
+    pub fn attacked(&self, sq: Square, occ: B, by: Color, pieces: impl Fn(Role) -> B) -> bool {
+        for &role in self.leap_capturing_roles(by) {
+            if (self.leap_capturers_of(by, role, sq) & pieces(role)).any() {
+                return true;
+            }
+        }
+        for group in self.ride_groups(by) {
+            let mut riders = B::EMPTY;
+            for &r in &group.roles {
+                riders |= pieces(r);
+            }
+            if riders.is_empty() {
+                continue;
+            }
+            for &slot in &group.reverse {
+                if (self.ray(slot.vid, sq) & riders).is_empty() {
+                    continue;
+                }
+                if let Some(b) = self.first_blocker(slot, sq, occ) {
+                    if riders.contains(b) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Roles of `color` with at least one capturing leap.

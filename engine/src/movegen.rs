@@ -136,7 +136,7 @@ impl<V: Variant> Position<V> {
         let (kq, kc) = self.targets(king_role, ksq, occ);
         let lifted = occ ^ V::Bb::from_square(ksq);
         for to in (kq | kc).squares() {
-            if self.attackers(to, lifted, them).is_empty() {
+            if !self.attacked_within(to, lifted, them) {
                 out.push(Move::normal(ksq, to));
             }
         }
@@ -204,7 +204,7 @@ impl<V: Variant> Position<V> {
                 {
                     let after = occ ^ V::Bb::from_square(from) ^ V::Bb::from_square(victim)
                         | V::Bb::from_square(ep);
-                    if self.attackers(ksq, after, them).is_empty() {
+                    if !self.attacked_within(ksq, after, them) {
                         out.push(Move::new(from, ep, MoveKind::EnPassant, *pawn));
                     }
                 }
@@ -222,7 +222,7 @@ impl<V: Variant> Position<V> {
                     && (c.must_be_empty & occ).is_empty()
                     && c.king_path
                         .squares()
-                        .all(|s| self.attackers(s, occ, them).is_empty())
+                        .all(|s| !self.attacked_within(s, occ, them))
                 {
                     out.push(Move::new(ksq, c.king_to, MoveKind::Castle, king_role));
                 }

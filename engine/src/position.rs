@@ -182,10 +182,19 @@ impl<V: Variant> Position<V> {
             .attackers(sq, occ, by, |r| self.by_role.as_ref()[r.index()] & them)
     }
 
+    /// Whether `by` attacks `sq` with occupancy `occ` (stops at the first attacker found).
+    #[inline]
+    pub fn attacked_within(&self, sq: Square, occ: V::Bb, by: Color) -> bool {
+        let them = self.by_color[by.index()] & occ;
+        V::rules()
+            .tables
+            .attacked(sq, occ, by, |r| self.by_role.as_ref()[r.index()] & them)
+    }
+
     /// Whether `by` attacks `sq` on the current board.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attackers(sq, self.occupied(), by).any()
+        self.attacked_within(sq, self.occupied(), by)
     }
 
     /// Pieces giving check to the side to move.
@@ -200,7 +209,8 @@ impl<V: Variant> Position<V> {
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.king(self.turn)
+            .is_some_and(|k| self.is_attacked(k, !self.turn))
     }
 
     /// Plays a legal move without checking it.

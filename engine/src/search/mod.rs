@@ -315,6 +315,8 @@ pub struct Searcher {
     key_cells: usize,
     key_dense: bool,
     values: [i32; MAX_KINDS],
+    /// The smallest positive value of `values` (set with them at the start of a search).
+    pawn: i32,
     path: Vec<u64>,
     nodes: u64,
     limits: Limits,
@@ -418,6 +420,59 @@ fn history_index(m: Move) -> usize {
     ((m.from().0 as usize) << 8 ^ m.to().0 as usize ^ (m.role().0 as usize) << 4) & (HISTORY - 1)
 }
 
+/// Bits below an ordering key that hold the move's place in the generated list (reversed),
+/// so no two keys of a list are equal and taking the largest first, in whatever way, gives
+/// the order of a stable sort: the same order as before picking became lazy.
+const ORDER_SHIFT: u32 = 16;
+
+/// The key of the move searched first (the table's move), above every shifted key.
+const FIRST_KEY: i64 = i64::MAX;
+
+/// Captures not yet checked by exchange are ordered above this (before the shift): above
+/// the killers, which sit at `1 << 39`.
+const WINNING_CAPTURES: i64 = 1 << 40;
+
+/// How many moves are picked one at a time (selection) before the rest of the list is sorted
+/// once: most cuts come within the first few moves, and the rest is then never ordered.
+const LAZY_PICKS: usize = 3;
+
+/// An ordering key with the move's place in the list below it.
+#[inline]
+fn order_key(key: i64, index: usize) -> i64 {
+    (key << ORDER_SHIFT) | (0xFFFF - index.min(0xFFFF)) as i64
+}
+
+/// Whether a key is that of a capture ordered among the winning ones whose exchange has not
+/// been evaluated yet (the table's move is searched first whatever its exchange).
+#[inline]
+fn unchecked_capture(key: i64) -> bool {
+    key != FIRST_KEY && (key >> ORDER_SHIFT) > 1 << 39
+}
+
+/// The key of a capture found to lose material: after every quiet move, in the same order
+/// among the losing captures.
+#[inline]
+fn losing_capture(key: i64) -> i64 {
+    key - ((2 * WINNING_CAPTURES) << ORDER_SHIFT)
+}
+
+/// Puts the move with the largest key of `list[i..]` at `list[i]`: by selection for the
+/// first [`LAZY_PICKS`] moves, then by sorting the rest once.
+#[inline]
+fn pick_largest(list: &mut [(i64, Move)], i: usize) {
+    if i < LAZY_PICKS {
+        let mut best = i;
+        for j in i + 1..list.len() {
+            if list[j].0 > list[best].0 {
+                best = j;
+            }
+        }
+        list.swap(i, best);
+    } else if i == LAZY_PICKS {
+        list[i..].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+    }
+}
+
 impl Searcher {
     /// A searcher with a fresh table.
     pub fn new(config: SearchConfig) -> Searcher {
@@ -437,6 +492,7 @@ impl Searcher {
             key_cells: 0,
             key_dense: false,
             values: [0; MAX_KINDS],
+            pawn: 0,
             path: Vec::with_capacity(1024),
             nodes: 0,
             limits: Limits::default(),
@@ -565,12 +621,7 @@ impl Searcher {
 
     /// The value of the cheapest kind worth anything (the variant's pawn); 0 when none is.
     fn pawn_value(&self) -> i32 {
-        self.values
-            .iter()
-            .copied()
-            .filter(|&v| v > 0)
-            .min()
-            .unwrap_or(0)
+        self.pawn
     }
 
     /// Whether `side` (0 White, 1 Black) has material of a kind worth more than `pawn`.
@@ -737,6 +788,13 @@ impl Searcher {
                 .or(defaults.get(k).map(|d| d.1))
                 .unwrap_or(0);
         }
+        self.pawn = self
+            .values
+            .iter()
+            .copied()
+            .filter(|&v| v > 0)
+            .min()
+            .unwrap_or(0);
         self.prepare_evaluator(pos);
         self.key_cells = pos.eval_cells();
         self.key_dense = self.key_cells > 0 && defaults.len() * self.key_cells <= PIECE_KEYS;
@@ -848,11 +906,9 @@ impl Searcher {
         let tt_move = self.tt.probe(pos.hash(), 0).and_then(|h| h.mv);
         // The root keeps its own list: ply 0's scratch is reused by nothing else, but the
         // root loop outlives every deeper call.
-        let ordered: Vec<Move> = self
-            .ordered(pos, moves.as_ref(), tt_move, 0)
-            .into_iter()
-            .map(|e| e.1)
-            .collect();
+        let mut list = self.ordered(pos, moves.as_ref(), tt_move, 0);
+        self.sort_all(pos, &mut list);
+        let ordered: Vec<Move> = list.into_iter().map(|e| e.1).collect();
         let (mut alpha, beta) = window;
         let mut best = None;
         self.path.push(pos.hash());
@@ -1061,7 +1117,7 @@ impl Searcher {
         } else {
             depth
         };
-        let list = self.ordered(pos, moves.as_ref(), tt_move, ply);
+        let mut list = self.ordered(pos, moves.as_ref(), tt_move, ply);
         let node = Node {
             depth,
             ply,
@@ -1070,7 +1126,7 @@ impl Searcher {
             eval,
             improving,
         };
-        let score = self.negamax_moves(pos, &list, node, alpha, beta);
+        let score = self.negamax_moves(pos, &mut list, node, alpha, beta);
         self.scratch[ply as usize] = list;
         score
     }
@@ -1079,7 +1135,7 @@ impl Searcher {
     fn negamax_moves<G: Game>(
         &mut self,
         pos: &G,
-        list: &[(i64, Move)],
+        list: &mut [(i64, Move)],
         node: Node,
         mut alpha: i32,
         beta: i32,
@@ -1110,7 +1166,9 @@ impl Searcher {
             self.on(Technique::HistoryPruning) && self.on(Technique::HistoryGravity);
         let pawn = self.pawn_value();
         let capture_reductions = self.on(Technique::CaptureReductions);
-        for (i, &(order, m)) in list.iter().enumerate() {
+        for i in 0..list.len() {
+            self.next_move(pos, list, i);
+            let (order, m) = list[i];
             let tactical = pos.is_tactical(m);
             // Pruning before the move is played, at small depths away from the principal
             // variation, once a move has been searched and no mate is in sight.
@@ -1366,22 +1424,20 @@ impl Searcher {
                         continue;
                     }
                 }
-                if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
-                    continue;
-                }
-                list.push((pos.tactical_order(m, &self.values) as i64, m));
+                let key = order_key(pos.tactical_order(m, &self.values) as i64, list.len());
+                list.push((key, m));
             } else if in_check {
-                list.push((i64::MIN, m));
+                // Quiet evasions after every capture.
+                list.push((order_key(-WINNING_CAPTURES, list.len()), m));
             }
         }
         // The stored best capture first.
         if let Some(first) = hit.and_then(|h| h.mv) {
             if let Some(e) = list.iter_mut().find(|e| e.1 == first) {
-                e.0 = i64::MAX;
+                e.0 = FIRST_KEY;
             }
         }
-        list.sort_by_key(|e| std::cmp::Reverse(e.0));
-        let (score, best_move) = self.quiesce_moves(pos, &list, alpha, beta, ply, best);
+        let (score, best_move) = self.quiesce_moves(pos, &mut list, see, (alpha, beta), ply, best);
         self.scratch[ply as usize] = list;
         if store && !self.stopped {
             let bound = Bound::of(score, alpha_in, beta);
@@ -1390,19 +1446,27 @@ impl Searcher {
         score
     }
 
-    /// The move loop of [`Searcher::quiesce`]: the best score, and the move that made it
-    /// when a move beat the stand-pat score.
+    /// The move loop of [`Searcher::quiesce`] in the window `(alpha, beta)`: the best score,
+    /// and the move that made it when a move beat the stand-pat score. With `see`, captures
+    /// that lose material by exchange are left out.
     fn quiesce_moves<G: Game>(
         &mut self,
         pos: &G,
-        list: &[(i64, Move)],
-        mut alpha: i32,
-        beta: i32,
+        list: &mut [(i64, Move)],
+        see: bool,
+        (mut alpha, beta): (i32, i32),
         ply: u32,
         mut best: i32,
     ) -> (i32, Option<Move>) {
         let mut best_move = None;
-        for &(_, m) in list {
+        for i in 0..list.len() {
+            pick_largest(list, i);
+            let m = list[i].1;
+            // A capture that loses material by exchange is left out, checked only when it
+            // comes up.
+            if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
@@ -1437,7 +1501,6 @@ impl Searcher {
         let killers = self.killers[ply as usize];
         let counter = self.countermove(ply);
         let capture_history = self.on(Technique::CaptureHistory);
-        let see = self.on(Technique::See);
         let context = if self.on(Technique::ContinuationHistory) {
             self.continuation_context(ply)
         } else {
@@ -1447,18 +1510,16 @@ impl Searcher {
         list.clear();
         for &m in moves {
             let key = if Some(m) == tt_move {
-                i64::MAX
+                list.push((FIRST_KEY, m));
+                continue;
             } else if pos.is_tactical(m) {
                 let mut order = pos.tactical_order(m, &self.values) as i64;
                 if capture_history {
                     order += i64::from(self.capture_history[self.capture_index(pos, m)]) / 8;
                 }
-                if see && pos.see_at_least(m, &self.values, 0) == Some(false) {
-                    // A losing capture: after every quiet move.
-                    -(1 << 40) + order
-                } else {
-                    (1 << 40) + order
-                }
+                // Among the winning captures until its exchange is evaluated, when it comes
+                // up ([`Searcher::next_move`]); a losing one then goes after every quiet move.
+                WINNING_CAPTURES + order
             } else if m == killers[0] {
                 1 << 39
             } else if m == killers[1] {
@@ -1472,12 +1533,45 @@ impl Searcher {
                 }
                 h
             };
-            list.push((key, m));
+            list.push((order_key(key, list.len()), m));
         }
-        // A stable sort keeps generation order among equals, so results depend only on the
-        // position and the search state.
-        list.sort_by_key(|e| std::cmp::Reverse(e.0));
         list
+    }
+
+    /// Puts the next move to search at `list[i]` ([`pick_largest`]). With SEE on, a capture
+    /// that comes up among the winning ones has its exchange evaluated then, and goes after
+    /// every quiet move if it loses material: most nodes cut before the later captures' exchanges are needed.
+    fn next_move<G: Game>(&self, pos: &G, list: &mut [(i64, Move)], i: usize) {
+        let see = self.on(Technique::See);
+        if i < LAZY_PICKS {
+            loop {
+                pick_largest(list, i);
+                let (key, m) = list[i];
+                if see
+                    && unchecked_capture(key)
+                    && pos.see_at_least(m, &self.values, 0) == Some(false)
+                {
+                    list[i].0 = losing_capture(key);
+                    continue;
+                }
+                return;
+            }
+        }
+        if i == LAZY_PICKS && see {
+            for e in list[i..].iter_mut() {
+                if unchecked_capture(e.0) && pos.see_at_least(e.1, &self.values, 0) == Some(false) {
+                    e.0 = losing_capture(e.0);
+                }
+            }
+        }
+        pick_largest(list, i);
+    }
+
+    /// Every move of `list` in order (the root's list, searched whole at every iteration).
+    fn sort_all<G: Game>(&self, pos: &G, list: &mut [(i64, Move)]) {
+        for i in 0..list.len().min(LAZY_PICKS + 1) {
+            self.next_move(pos, list, i);
+        }
     }
 }
 
@@ -1509,6 +1603,14 @@ mod tests {
         s
     }
 
+    /// Ply 1's ordered list of `moves`, every exchange evaluated and every move in place (as
+    /// the search would pick them).
+    fn fully_ordered(s: &mut Searcher, p: &P, moves: &<P as Game>::Moves) -> Vec<(i64, Move)> {
+        let mut list = s.ordered(p, moves.as_ref(), None, 1);
+        s.sort_all(p, &mut list);
+        list
+    }
+
     /// Searches `p` as the node at ply 1 after `prev` (a move of the other side), with a
     /// null window at `beta`.
     fn search_after(s: &mut Searcher, p: &P, prev: Move, prev_key: u16, depth: u32, beta: i32) {
@@ -1538,9 +1640,9 @@ mod tests {
         let mut moves = <P as Game>::Moves::default();
         p.legal_moves(&mut moves);
         s.killers[1] = [Move::default(); 2];
-        let list = s.ordered(&p, moves.as_ref(), None, 1);
+        let list = fully_ordered(&mut s, &p, &moves);
         assert_eq!(list[0].1, mate);
-        assert_eq!(list[0].0, (1 << 39) - 2);
+        assert_eq!(list[0].0 >> ORDER_SHIFT, (1 << 39) - 2);
         s.scratch[1] = list;
         // Switched off, nothing is recorded or used.
         let mut off = prepared(
@@ -1609,7 +1711,7 @@ mod tests {
         let mut moves = <P as Game>::Moves::default();
         p.legal_moves(&mut moves);
         let order = |s: &mut Searcher| {
-            let list = s.ordered(&p, moves.as_ref(), None, 1);
+            let list = fully_ordered(s, &p, &moves);
             let first = p.move_text(list[0].1);
             s.scratch[1] = list;
             first
@@ -1701,7 +1803,7 @@ mod tests {
         let mut s = prepared(&p, all_on());
         let mut moves = <P as Game>::Moves::default();
         p.legal_moves(&mut moves);
-        let list = s.ordered(&p, moves.as_ref(), None, 1);
+        let list = fully_ordered(&mut s, &p, &moves);
         let last = list.last().unwrap().1;
         s.scratch[1] = list;
         assert_eq!(p.move_text(last), "d1d5");
@@ -1823,6 +1925,33 @@ mod tests {
             })
         );
         assert!(won, "{o:?} after {plies} plies");
+    }
+
+    #[test]
+    fn picking_the_largest_key_gives_the_order_of_a_stable_sort() {
+        let mut rng = crate::zobrist::SplitMix64(7);
+        for len in [0, 1, 2, 3, 4, 5, 9, 40, 300] {
+            // Few distinct keys, so most are tied, negative ones included.
+            let keys: Vec<i64> = (0..len).map(|_| (rng.next() % 7) as i64 - 3).collect();
+            let mut list: Vec<(i64, Move)> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, &k)| {
+                    (
+                        order_key(k, i),
+                        Move::normal(crate::Square(i as u16), crate::Square(0)),
+                    )
+                })
+                .collect();
+            for i in 0..list.len() {
+                pick_largest(&mut list, i);
+            }
+            let mut stable: Vec<(i64, usize)> = keys.iter().copied().zip(0..).collect();
+            stable.sort_by_key(|e| std::cmp::Reverse(e.0));
+            let picked: Vec<usize> = list.iter().map(|e| e.1.from().0 as usize).collect();
+            let sorted: Vec<usize> = stable.iter().map(|e| e.1).collect();
+            assert_eq!(picked, sorted, "{keys:?}");
+        }
     }
 
     #[test]
