@@ -81,6 +81,20 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// How much of each material kind each side has (White first), in the order of
     /// [`Game::material_kinds`]; pieces in hand count too.
     fn material(&self) -> Material;
+    /// A key of the part of the position whose misjudgements by the static evaluation the
+    /// search learns to correct ([`crate::search::Technique::CorrectionHistory`]): by default
+    /// the material of both sides (hand included), which changes only by captures,
+    /// promotions and drops.
+    fn correction_key(&self) -> u64 {
+        let m = self.material();
+        let mut h = 0x9e37_79b9_7f4a_7c15u64;
+        for side in &m {
+            for &n in side {
+                h = (h ^ u64::from(n)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        h ^ h >> 29
+    }
     /// Whether a move changes material (a capture, a promotion, a drop): the moves the
     /// quiescence search looks at.
     fn is_tactical(&self, m: Move) -> bool;

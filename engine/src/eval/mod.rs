@@ -84,25 +84,39 @@ pub fn report_threats<B: Bitboard, S: FeatureSink>(
     for c in Color::ALL {
         let theirs = attacked[(!c).index()];
         let loose = any[(!c).index()] & !any[c.index()];
-        let mut all = 0;
-        for r in (0..roles).filter(|&r| r != royal) {
+        let counts = (0..roles).filter(|&r| r != royal).map(|r| {
             let own = pieces(c, r);
             if own.is_empty() {
-                continue;
+                return (r, 0);
             }
             let mut cheaper = B::EMPTY;
             for a in (0..roles).filter(|&a| a != royal && value(a) < value(r)) {
                 cheaper |= theirs[a];
             }
-            let n = (own & (cheaper | loose)).count();
-            if n > 0 {
-                sink.threatened(c, r, c == turn, n);
-            }
+            (r, (own & (cheaper | loose)).count())
+        });
+        report_threat_counts(sink, c, c == turn, counts);
+    }
+}
+
+/// Reports one side's threatened pieces, `(kind, count)` per kind, and a fork when two or
+/// more are threatened: the tail of the threat rule that every variant reporting it shares
+/// (how each finds the threatened pieces depends on its board).
+pub fn report_threat_counts<S: FeatureSink>(
+    sink: &mut S,
+    color: Color,
+    to_move: bool,
+    counts: impl IntoIterator<Item = (usize, u32)>,
+) {
+    let mut all = 0;
+    for (kind, n) in counts {
+        if n > 0 {
+            sink.threatened(color, kind, to_move, n);
             all += n;
         }
-        if all >= 2 {
-            sink.multiple_threats(c, c == turn);
-        }
+    }
+    if all >= 2 {
+        sink.multiple_threats(color, to_move);
     }
 }
 

@@ -183,11 +183,22 @@ pub enum Technique {
     /// after the quiet moves), not giving check, is searched shallower first like a late
     /// quiet move, by the log-log table less one ply (at least one).
     CaptureReductions = 65536,
+    /// Singular extensions: at depth 6 or more, when the table holds a lower bound (or exact
+    /// score) for this position from nearly as deep, every other move is searched at half
+    /// the depth against a bound just below the table's score; if none reaches it, the table's
+    /// move is singular and searched a ply deeper. If even that bound is above beta, several
+    /// moves beat beta and the node is cut (multi-cut).
+    SingularExtensions = 131072,
+    /// Correction history: how far the search's result at a node fell from its static
+    /// evaluation, averaged per side to move and [`Game::correction_key`] (the material by
+    /// default), is added to later static evaluations of positions with the same key before
+    /// the pruning decisions and the quiescence search's stand pat use them.
+    CorrectionHistory = 262144,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 17] = [
+    pub const ALL: [Technique; 19] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -205,6 +216,8 @@ impl Technique {
         Technique::HistoryPruning,
         Technique::DeltaPruning,
         Technique::CaptureReductions,
+        Technique::SingularExtensions,
+        Technique::CorrectionHistory,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -215,7 +228,8 @@ impl Technique {
         | Technique::ContinuationHistory as u32
         | Technique::HistoryPruning as u32
         | Technique::DeltaPruning as u32
-        | Technique::CaptureReductions as u32;
+        | Technique::CaptureReductions as u32
+        | Technique::CorrectionHistory as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -237,6 +251,8 @@ impl Technique {
             Technique::HistoryPruning => "history_pruning",
             Technique::DeltaPruning => "delta_pruning",
             Technique::CaptureReductions => "capture_reductions",
+            Technique::SingularExtensions => "singular_extensions",
+            Technique::CorrectionHistory => "correction_history",
         }
     }
 
@@ -330,6 +346,11 @@ pub struct Searcher {
     evals: Vec<i32>,
     /// Whether the move into each ply was a null move (no two in a row).
     null_at: Vec<bool>,
+    /// The move left out at each ply by a singular-extension search of the other moves.
+    excluded: Vec<Option<Move>>,
+    /// Correction history: per side to move and correction key ([`CORRECTIONS`] slots), the
+    /// average of search result minus static evaluation, in 1/[`CORRECTION_GRAIN`] cp.
+    corrections: Box<[i32]>,
     pv: Vec<Vec<Move>>,
     /// Per-ply move lists with ordering keys, reused so the search allocates nothing after
     /// warming up and keeps large lists off the stack.
@@ -346,6 +367,15 @@ pub struct Searcher {
 
 /// Slots of the evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 15;
+
+/// Slots of the correction history per side (a power of two).
+const CORRECTIONS: usize = 1 << 14;
+
+/// Fixed-point scale of the correction history's entries.
+const CORRECTION_GRAIN: i32 = 256;
+
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 100;
 /// An empty slot of the evaluation cache (no evaluation is this low).
 const NO_CACHED: i32 = i32::MIN;
 
@@ -358,6 +388,12 @@ struct Node {
     key: u64,
     eval: i32,
     improving: bool,
+    /// The table's move (searched first) is singular: searched a ply deeper.
+    singular: bool,
+    /// The static evaluation before correction (`NO_EVAL` in check), and the correction
+    /// history's slot (none in check or with the technique off).
+    raw_eval: i32,
+    slot: Option<usize>,
 }
 
 /// History table size: (from, to) hashed into 2^16 counters.
@@ -502,6 +538,8 @@ impl Searcher {
             seldepth: 0,
             evals: vec![NO_EVAL; MAX_PLY + 2],
             null_at: vec![false; MAX_PLY + 2],
+            excluded: vec![None; MAX_PLY + 2],
+            corrections: vec![0; 2 * CORRECTIONS].into_boxed_slice(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             scratch: vec![Vec::new(); MAX_PLY + 2],
             evaluator: None,
@@ -526,6 +564,30 @@ impl Searcher {
         for t in &mut self.continuation {
             t.iter_mut().for_each(|h| *h = 0);
         }
+        self.corrections.iter_mut().for_each(|c| *c = 0);
+    }
+
+    /// The correction history's slot for `pos`, when the technique is on.
+    #[inline]
+    fn correction_slot<G: Game>(&self, pos: &G) -> Option<usize> {
+        self.on(Technique::CorrectionHistory).then(|| {
+            pos.turn().index() * CORRECTIONS + (pos.correction_key() as usize & (CORRECTIONS - 1))
+        })
+    }
+
+    /// The correction for a slot, in centipawns.
+    #[inline]
+    fn correction(&self, slot: Option<usize>) -> i32 {
+        slot.map_or(0, |i| self.corrections[i] / CORRECTION_GRAIN)
+    }
+
+    /// Moves a slot's correction towards `result - raw` (the search's verdict against the
+    /// static evaluation), by more the deeper the search was.
+    fn update_correction(&mut self, slot: usize, result: i32, raw: i32, depth: u32) {
+        let target = (result - raw).clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        let w = (depth as i32 + 1).min(16);
+        let e = &mut self.corrections[slot];
+        *e = (*e * (256 - w) + target * w) / 256;
     }
 
     /// The piece key of `m` at `pos`: its moving kind and target cell, dense where the
@@ -1044,24 +1106,38 @@ impl Searcher {
         }
         let key = pos.hash();
         let pv_node = beta - alpha > 1;
+        let p = ply as usize;
+        // In a singular-extension search the table's entry is this node's own, with its
+        // best move: it neither cuts nor is replaced.
+        let excluded = self.excluded[p];
         let hit = self.tt.probe(key, ply);
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+            if !pv_node && excluded.is_none() && h.depth >= depth && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
         let in_check = pos.in_check();
-        let p = ply as usize;
-        // Static evaluation and whether it improved on two plies ago (same side to move).
-        let eval = if in_check {
+        // Static evaluation (corrected by what searches of positions with the same
+        // correction key found) and whether it improved on two plies ago (same side to move).
+        let slot = if in_check {
+            None
+        } else {
+            self.correction_slot(pos)
+        };
+        let raw_eval = if in_check {
             NO_EVAL
         } else {
             self.evaluate(pos)
         };
+        let eval = if in_check {
+            NO_EVAL
+        } else {
+            raw_eval + self.correction(slot)
+        };
         self.evals[p] = eval;
         let improving =
             !in_check && p >= 2 && self.evals[p - 2] != NO_EVAL && eval > self.evals[p - 2];
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility: far enough above beta that a quiet reply will not bring it
             // back at this small depth.
             let margin = 90 * depth as i32 - if improving { 60 } else { 0 };
@@ -1117,6 +1193,32 @@ impl Searcher {
         } else {
             depth
         };
+        // Singular extension: is the table's move the only good one here?
+        let mut singular = false;
+        if let (Some(h), Some(m)) = (hit, tt_move) {
+            if depth >= 6
+                && excluded.is_none()
+                && h.depth + 3 >= depth
+                && h.bound != Bound::Upper
+                && h.score.abs() < MATE_BOUND
+                && self.on(Technique::SingularExtensions)
+                && moves.as_ref().contains(&m)
+            {
+                let singular_beta = h.score - 2 * depth as i32;
+                self.excluded[p] = Some(m);
+                let score = self.negamax(pos, depth / 2, singular_beta - 1, singular_beta, ply);
+                self.excluded[p] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    // Multi-cut: the table's move and another beat beta.
+                    return singular_beta;
+                }
+            }
+        }
         let mut list = self.ordered(pos, moves.as_ref(), tt_move, ply);
         let node = Node {
             depth,
@@ -1125,6 +1227,9 @@ impl Searcher {
             key,
             eval,
             improving,
+            singular,
+            raw_eval,
+            slot,
         };
         let score = self.negamax_moves(pos, &mut list, node, alpha, beta);
         self.scratch[ply as usize] = list;
@@ -1147,7 +1252,11 @@ impl Searcher {
             key,
             eval,
             improving,
+            singular,
+            raw_eval,
+            slot,
         } = node;
+        let excluded = self.excluded[ply as usize];
         let pv_node = beta - alpha > 1;
         self.path.push(key);
         let mut best_score = -MATE - 1;
@@ -1169,6 +1278,9 @@ impl Searcher {
         for i in 0..list.len() {
             self.next_move(pos, list, i);
             let (order, m) = list[i];
+            if Some(m) == excluded {
+                continue;
+            }
             let tactical = pos.is_tactical(m);
             // Pruning before the move is played, at small depths away from the principal
             // variation, once a move has been searched and no mate is in sight.
@@ -1228,7 +1340,7 @@ impl Searcher {
                     continue;
                 }
             }
-            let ext = u32::from(gives_check);
+            let ext = u32::from(gives_check || (singular && order == FIRST_KEY));
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == 0 {
@@ -1356,8 +1468,23 @@ impl Searcher {
             }
         }
         self.path.pop();
+        if excluded.is_some() {
+            // Every move but the excluded one may have been pruned: at most alpha.
+            return best_score.max(original_alpha);
+        }
         let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(key, ply, depth, best_score, bound, best_move);
+        // The correction history learns from a quiet best move (or none) whose result the
+        // bound does not leave on the static evaluation's side.
+        if let Some(slot) = slot {
+            if best_move.is_none_or(|m| !pos.is_tactical(m))
+                && best_score.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best_score <= raw_eval)
+                && !(bound == Bound::Upper && best_score >= raw_eval)
+            {
+                self.update_correction(slot, best_score, raw_eval, depth);
+            }
+        }
         best_score
     }
 
@@ -1390,7 +1517,8 @@ impl Searcher {
         // Stand pat before any move is generated: most quiescence nodes end here, and a
         // stalemate behind a cut-off stand-pat score is left to the main search.
         if !in_check {
-            let stand = self.evaluate(pos);
+            let slot = self.correction_slot(pos);
+            let stand = self.evaluate(pos) + self.correction(slot);
             if stand >= beta {
                 if store {
                     self.tt.store(key, ply, 0, stand, Bound::Lower, None);
@@ -1925,6 +2053,52 @@ mod tests {
             })
         );
         assert!(won, "{o:?} after {plies} plies");
+    }
+
+    #[test]
+    fn a_singular_extension_search_leaves_out_its_move_and_the_table() {
+        // White's only legal move is Kxb2 (a2 and b1 are attacked).
+        let p = pos("k7/8/8/8/8/8/1r6/K7 w - - 0 1");
+        let mut s = prepared(&p, SearchConfig::default());
+        let only = p.parse_move("a1b2").unwrap();
+        // Without it nothing is searched: the result is alpha, and nothing is stored.
+        s.excluded[1] = Some(only);
+        assert_eq!(s.negamax(&p, 6, -51, -50, 1), -51);
+        assert!(s.tt.probe(p.hash(), 1).is_none());
+        // With it, the bare kings draw: above beta, and the result is stored.
+        s.excluded[1] = None;
+        assert!(s.negamax(&p, 6, -51, -50, 1) >= -50);
+        let hit = s.tt.probe(p.hash(), 1).expect("stored");
+        assert_eq!(hit.mv, Some(only));
+    }
+
+    #[test]
+    fn correction_history_learns_what_searches_found_for_a_pawn_structure() {
+        let p = pos("4k3/pp6/8/8/8/8/PP6/3QK3 w - - 0 1");
+        // The key is the pawns': other pieces elsewhere share it, a pawn moved does not.
+        let same_pawns = pos("r3k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+        let pawn_moved = pos("4k3/pp6/8/8/8/P7/1P6/3QK3 w - - 0 1");
+        assert_eq!(p.correction_key(), same_pawns.correction_key());
+        assert_ne!(p.correction_key(), pawn_moved.correction_key());
+        let mut s = prepared(&p, SearchConfig::default());
+        s.config.disabled &= !(Technique::CorrectionHistory as u32);
+        let slot = s.correction_slot(&p).expect("switched on");
+        assert_eq!(s.correction(Some(slot)), 0);
+        // Deep searches that keep finding 40 cp more than the evaluation pull it there.
+        for _ in 0..200 {
+            s.update_correction(slot, 140, 100, 20);
+        }
+        assert!((38..=40).contains(&s.correction(Some(slot))));
+        assert_eq!(s.correction_slot(&same_pawns), Some(slot));
+        // A verdict far off moves it by at most the cap.
+        for _ in 0..400 {
+            s.update_correction(slot, -900, 100, 20);
+        }
+        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 2).contains(&s.correction(Some(slot))));
+        // Switched off, there is no slot and no correction.
+        s.config.disabled |= Technique::CorrectionHistory as u32;
+        assert_eq!(s.correction_slot(&p), None);
+        assert_eq!(s.correction(None), 0);
     }
 
     #[test]

@@ -1232,13 +1232,12 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                     counts[class_of(c)] += 1;
                 }
             }
-            let to_move = color == self.turn;
-            for (kind, &n) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
-                sink.threatened(color, kind, to_move, n);
-            }
-            if counts.iter().sum::<u32>() >= 2 {
-                sink.multiple_threats(color, to_move);
-            }
+            crate::eval::report_threat_counts(
+                sink,
+                color,
+                color == self.turn,
+                counts.into_iter().enumerate(),
+            );
         }
     }
 }

@@ -97,6 +97,27 @@ impl<V: Variant> Game for Position<V> {
             .map(|p| (p.name, p.value))
             .collect()
     }
+    /// The cells of the promoting kinds (the pawn structure, as in engines' pawn
+    /// correction history): it changes slowly, and what the evaluation misjudges in it
+    /// stays misjudged from one position to the next.
+    fn correction_key(&self) -> u64 {
+        let rules = V::rules();
+        let z = &rules.zobrist;
+        let mut h = 0;
+        let mut promoting = rules.promoting;
+        while promoting != 0 {
+            let role = crate::Role(promoting.trailing_zeros() as u8);
+            promoting &= promoting - 1;
+            for color in Color::ALL {
+                let code = crate::Piece { color, role }.code();
+                for sq in self.pieces(color, role).squares() {
+                    h ^= z.piece(code, sq);
+                }
+            }
+        }
+        h
+    }
+
     #[inline]
     fn material(&self) -> Material {
         let mut m = [[0; MAX_KINDS]; 2];
