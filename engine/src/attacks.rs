@@ -249,9 +249,31 @@ impl<B: Bitboard> AttackTables<B> {
     /// that are still on the board (within `occ`).
     #[inline]
     pub fn attackers(&self, sq: Square, occ: B, by: Color, pieces: impl Fn(Role) -> B) -> B {
+        self.scan_attackers::<false>(sq, occ, by, pieces)
+    }
+
+    /// Whether any piece of `by` attacks `sq` ([`attackers`](Self::attackers) stopping at the
+    /// first one found): the check test after every move of the search.
+    #[inline]
+    pub fn attacked(&self, sq: Square, occ: B, by: Color, pieces: impl Fn(Role) -> B) -> bool {
+        self.scan_attackers::<true>(sq, occ, by, pieces).any()
+    }
+
+    /// The attackers of `sq`, or with `FIRST` only the first one found.
+    #[inline]
+    fn scan_attackers<const FIRST: bool>(
+        &self,
+        sq: Square,
+        occ: B,
+        by: Color,
+        pieces: impl Fn(Role) -> B,
+    ) -> B {
         let mut found = B::EMPTY;
         for &role in self.leap_capturing_roles(by) {
             found |= self.leap_capturers_of(by, role, sq) & pieces(role);
+            if FIRST && found.any() {
+                return found;
+            }
         }
         for group in self.ride_groups(by) {
             let mut riders = B::EMPTY;
@@ -270,42 +292,14 @@ impl<B: Bitboard> AttackTables<B> {
                 if let Some(b) = self.first_blocker(slot, sq, occ) {
                     if riders.contains(b) {
                         found.insert(b);
+                        if FIRST {
+                            return found;
+                        }
                     }
                 }
             }
         }
         found
-    }
-
-    /// Whether any piece of `by` attacks `sq` ([`attackers`](Self::attackers) stopping at the
-    /// first one found): the check test after every move of the search.
-    #[inline]
-    pub fn attacked(&self, sq: Square, occ: B, by: Color, pieces: impl Fn(Role) -> B) -> bool {
-        for &role in self.leap_capturing_roles(by) {
-            if (self.leap_capturers_of(by, role, sq) & pieces(role)).any() {
-                return true;
-            }
-        }
-        for group in self.ride_groups(by) {
-            let mut riders = B::EMPTY;
-            for &r in &group.roles {
-                riders |= pieces(r);
-            }
-            if riders.is_empty() {
-                continue;
-            }
-            for &slot in &group.reverse {
-                if (self.ray(slot.vid, sq) & riders).is_empty() {
-                    continue;
-                }
-                if let Some(b) = self.first_blocker(slot, sq, occ) {
-                    if riders.contains(b) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
     }
 
     /// Roles of `color` with at least one capturing leap.
