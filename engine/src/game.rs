@@ -87,13 +87,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// promotions and drops.
     fn correction_key(&self) -> u64 {
         let m = self.material();
-        let mut h = 0x9e37_79b9_7f4a_7c15u64;
-        for side in &m {
-            for &n in side {
-                h = (h ^ u64::from(n)).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-        h ^ h >> 29
+        crate::zobrist::fnv1a(m.iter().flatten().flat_map(|n| n.to_le_bytes()))
     }
     /// Whether a move changes material (a capture, a promotion, a drop): the moves the
     /// quiescence search looks at.

@@ -393,9 +393,7 @@ impl<B: Bitboard> Rules<B> {
             .reset_by
             .iter()
             .fold(0u64, |m, &c| m | 1 << role_of(c).0);
-        let seed = spec.name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-        });
+        let seed = crate::zobrist::fnv1a(spec.name.bytes());
         let zobrist = Zobrist::new(topo.num_squares(), 2 * spec.pieces.len() + 1, seed);
         let rank_mirror_fits = topo.cells().all(|sq| topo.exists(topo.rank_mirror(sq)));
         let black_view = (0..topo.num_squares())

@@ -1,5 +1,13 @@
 //! Zobrist keys, generated from a fixed seed so hashes are the same in every run.
 
+/// FNV-1a, 64 bits: a stable hash of bytes (the same in every Rust version, unlike the
+/// standard hasher), for seeds, checksums and keys that must not change between builds.
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// SplitMix64: a tiny, well-mixed generator; fixed seeds make every table reproducible.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(pub u64);

@@ -244,10 +244,10 @@ pub const OPENINGS_COPY: &str = "openings.txt";
 /// FNV-1a, 64 bits, as hex: a stable checksum (the same in every Rust version, unlike
 /// the standard hasher) for telling two openings files apart.
 pub fn fnv1a_hex(bytes: &[u8]) -> String {
-    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("{h:016x}")
+    format!(
+        "{:016x}",
+        variantlab_engine::zobrist::fnv1a(bytes.iter().copied())
+    )
 }
 
 /// The git commit this binary was built from (`build.rs`), with `+modified` for a tree

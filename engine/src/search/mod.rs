@@ -1119,20 +1119,11 @@ impl Searcher {
         let in_check = pos.in_check();
         // Static evaluation (corrected by what searches of positions with the same
         // correction key found) and whether it improved on two plies ago (same side to move).
-        let slot = if in_check {
-            None
+        let (raw_eval, slot, eval) = if in_check {
+            (NO_EVAL, None, NO_EVAL)
         } else {
-            self.correction_slot(pos)
-        };
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            self.evaluate(pos)
-        };
-        let eval = if in_check {
-            NO_EVAL
-        } else {
-            raw_eval + self.correction(slot)
+            let (raw, slot) = (self.evaluate(pos), self.correction_slot(pos));
+            (raw, slot, raw + self.correction(slot))
         };
         self.evals[p] = eval;
         let improving =
@@ -1637,10 +1628,11 @@ impl Searcher {
         let mut list = std::mem::take(&mut self.scratch[ply as usize]);
         list.clear();
         for &m in moves {
-            let key = if Some(m) == tt_move {
+            if Some(m) == tt_move {
                 list.push((FIRST_KEY, m));
                 continue;
-            } else if pos.is_tactical(m) {
+            }
+            let key = if pos.is_tactical(m) {
                 let mut order = pos.tactical_order(m, &self.values) as i64;
                 if capture_history {
                     order += i64::from(self.capture_history[self.capture_index(pos, m)]) / 8;
@@ -1671,26 +1663,28 @@ impl Searcher {
     /// every quiet move if it loses material: most nodes cut before the later captures' exchanges are needed.
     fn next_move<G: Game>(&self, pos: &G, list: &mut [(i64, Move)], i: usize) {
         let see = self.on(Technique::See);
+        // Moves a capture among the losing ones if its exchange, not yet evaluated, loses.
+        let settle = |e: &mut (i64, Move)| {
+            let losing = see
+                && unchecked_capture(e.0)
+                && pos.see_at_least(e.1, &self.values, 0) == Some(false);
+            if losing {
+                e.0 = losing_capture(e.0);
+            }
+            losing
+        };
         if i < LAZY_PICKS {
             loop {
                 pick_largest(list, i);
-                let (key, m) = list[i];
-                if see
-                    && unchecked_capture(key)
-                    && pos.see_at_least(m, &self.values, 0) == Some(false)
-                {
-                    list[i].0 = losing_capture(key);
-                    continue;
+                if !settle(&mut list[i]) {
+                    return;
                 }
-                return;
             }
         }
-        if i == LAZY_PICKS && see {
-            for e in list[i..].iter_mut() {
-                if unchecked_capture(e.0) && pos.see_at_least(e.1, &self.values, 0) == Some(false) {
-                    e.0 = losing_capture(e.0);
-                }
-            }
+        if i == LAZY_PICKS {
+            list[i..].iter_mut().for_each(|e| {
+                settle(e);
+            });
         }
         pick_largest(list, i);
     }

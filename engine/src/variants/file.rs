@@ -105,10 +105,7 @@ pub fn loaded() -> Option<&'static LoadedVariant> {
 
 /// FNV-1a 64 of a variant file's text, in hex: the identity of a definition in run.json.
 pub fn text_hash(text: &str) -> String {
-    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    });
-    format!("{h:016x}")
+    format!("{:016x}", crate::zobrist::fnv1a(text.bytes()))
 }
 
 /// What is wrong with a variant file, and where.
