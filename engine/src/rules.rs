@@ -214,6 +214,15 @@ pub struct PawnStructure<B> {
     pub neighbour_files: Vec<B>,
     /// Rank of each cell counted from each side.
     pub relative_rank: [Vec<u8>; 2],
+    /// The whole file of each cell: a piece on a file without its own pawns stands on a
+    /// half-open file (open without any pawn).
+    pub file: Vec<B>,
+    /// Per side and royal cell, the cells of its shelter on the royal piece's and the
+    /// neighbouring files: one rank ahead, and two ranks ahead.
+    pub shelter: [Vec<[B; 2]>; 2],
+    /// Per side and cell, the cell one rank ahead on the same file (empty on the last rank):
+    /// where a passed pawn is blocked, and the cell whose distance from each royal piece counts.
+    pub stop: [Vec<B>; 2],
 }
 
 impl<B: Bitboard> PawnStructure<B> {
@@ -252,6 +261,9 @@ impl<B: Bitboard> PawnStructure<B> {
         let mut front_span = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
         let mut neighbour_files = vec![B::EMPTY; n];
         let mut relative_rank = [vec![0u8; n], vec![0u8; n]];
+        let mut file = vec![B::EMPTY; n];
+        let mut shelter = [vec![[B::EMPTY; 2]; n], vec![[B::EMPTY; 2]; n]];
+        let mut stop = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
         for sq in topo.cells() {
             let c = topo.coord(sq);
             let i = sq.index();
@@ -263,12 +275,22 @@ impl<B: Bitboard> PawnStructure<B> {
                 front_file[side.index()][i] = mask(&|t| t.file == c.file && ahead(t.rank));
                 front_span[side.index()][i] =
                     mask(&|t| (t.file - c.file).abs() <= 1 && ahead(t.rank));
+                let forward = match side {
+                    Color::White => 1,
+                    Color::Black => -1,
+                };
+                let rank_ahead = |steps: i8| c.rank + forward * steps;
+                shelter[side.index()][i] = [1, 2].map(|steps| {
+                    mask(&|t| (t.file - c.file).abs() <= 1 && t.rank == rank_ahead(steps))
+                });
+                stop[side.index()][i] = mask(&|t| t.file == c.file && t.rank == rank_ahead(1));
                 relative_rank[side.index()][i] = match side {
                     Color::White => c.rank as u8,
                     Color::Black => (ranks as i8 - 1 - c.rank) as u8,
                 };
             }
             neighbour_files[i] = mask(&|t| (t.file - c.file).abs() == 1);
+            file[i] = mask(&|t| t.file == c.file);
         }
         Some(PawnStructure {
             roles,
@@ -277,6 +299,9 @@ impl<B: Bitboard> PawnStructure<B> {
             front_span,
             neighbour_files,
             relative_rank,
+            file,
+            shelter,
+            stop,
         })
     }
 }

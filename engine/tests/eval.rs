@@ -198,6 +198,57 @@ fn chess_reports_passed_doubled_and_isolated_pawns() {
 }
 
 #[test]
+fn chess_reports_shelter_supported_pawns_passed_pawn_details_and_open_files() {
+    use variantlab_engine::eval::PawnDetails;
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // White: King e1 with f2 one rank ahead in its shelter (d2, e2, f2) and nothing two
+    // ranks ahead; b3 defended by a2; d5 passed (rank index 4, progress 4 - 2 = 2) and
+    // blocked by the Knight on d6; its next cell d6 is 5 king steps from e1 and 3 from g8
+    // (a2 and b3 are passed too, but not yet past the first quarter: progress 0). The King
+    // stands on the open e-file; the Rook (d5) and Knight (g2) have pawns of their own on
+    // their files. Black: King g8 sheltered by f7 and g7; the Knight on d6 and the Rook on a8
+    // stand on files with White pawns only (half-open).
+    let pos = G::from_text("r5k1/5pp1/3n4/3P4/8/1P6/P4PPP/3RK1N1 w - - 0 1").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    assert_eq!(
+        calls.details,
+        vec![
+            (
+                Color::White,
+                PawnDetails {
+                    shelter_near: 1,
+                    shelter_far: 0,
+                    supported: 1,
+                    blocked: 1,
+                    own_royal_distance: 10,
+                    enemy_royal_distance: 6,
+                }
+            ),
+            (
+                Color::Black,
+                PawnDetails {
+                    shelter_near: 2,
+                    ..PawnDetails::default()
+                }
+            )
+        ]
+    );
+    assert_eq!(
+        calls.on_file,
+        vec![
+            (Color::White, 5, true),
+            (Color::Black, 1, false),
+            (Color::Black, 3, false)
+        ]
+    );
+    // A variant without pawn structure reports none of them.
+    let calls = FeatureCalls::of(&variantlab_engine::position::Position::<
+        variantlab_engine::variants::Dream46,
+    >::start());
+    assert!(calls.details.is_empty() && calls.on_file.is_empty());
+}
+
+#[test]
 fn pawn_structure_only_where_pawns_only_move_forward() {
     for kind in VariantKind::ALL {
         with_variant!(kind, G => {

@@ -6,9 +6,10 @@
 //! worth with the position held apart. A piece's *value* is then its material weight plus
 //! its average cell and mobility terms over the recorded positions (so the value does not
 //! depend on how the fit splits a constant between the material weight and the cell table,
-//! which the data cannot tell apart), its share of the pair bonus, and for the calibration
-//! kind of a variant with pawn structure the average passed, doubled and isolated terms
-//! per pawn (what a pawn is worth with its usual structure), blended between middle game and end game at the
+//! which the data cannot tell apart), its share of the pair bonus and of the open-file terms,
+//! and for the calibration kind of a variant with pawn structure the average pawn terms per
+//! pawn (passed, doubled, isolated, supported, shelter ...: what a pawn is worth with its
+//! usual structure), blended between middle game and end game at the
 //! positions' mean phase, in units of the pawn's value.
 //!
 //! Honesty guards: the fit starts every non-royal kind at one common material weight (the
@@ -59,8 +60,8 @@ impl Default for TunedSettings {
 }
 
 /// Each kind's value in centipawns under weights `w`: material plus the average cell,
-/// mobility and pair terms of its pieces (and, for the `pawn` kind, the average pawn
-/// structure terms), at middle-game share `phase`. `None` for a kind no recorded position
+/// mobility, pair and open-file terms of its pieces (and, for the `pawn` kind, the average
+/// pawn structure terms), at middle-game share `phase`. `None` for a kind no recorded position
 /// has on the board.
 fn kind_values(
     w: &[[f64; 2]],
@@ -86,11 +87,18 @@ fn kind_values(
             let term = |p: usize| {
                 let cell: f64 =
                     cells.iter().map(|&(j, n)| w[j][p] * n as f64).sum::<f64>() / pieces as f64;
-                let mut structure = per_piece(layout.pair(k), p, pieces);
+                let mut structure = [
+                    layout.pair(k),
+                    layout.on_file(k, false),
+                    layout.on_file(k, true),
+                ]
+                .map(|j| per_piece(j, p, pieces))
+                .iter()
+                .sum::<f64>();
                 if k == pawn && layout.pawn_ranks > 0 {
-                    structure += (0..layout.pawn_ranks)
-                        .map(|r| layout.passed(r))
-                        .chain([layout.doubled(), layout.isolated()])
+                    structure += layout
+                        .pawn_terms()
+                        .into_iter()
                         .map(|j| per_piece(j, p, pieces))
                         .sum::<f64>();
                 }

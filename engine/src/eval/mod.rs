@@ -15,7 +15,9 @@
 //! - pieces in hand per kind (drop variants), on top of their material;
 //! - a pair of a kind (two Bishops and more), from the material counts, for every variant;
 //! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
-//!   by rank from their owner's side, doubled and isolated pawns);
+//!   by rank from their owner's side, doubled and isolated pawns; the royal piece's pawn
+//!   shelter, pawns defended by pawns, blocked passed pawns and the royal pieces' distance
+//!   from a passed pawn's path; pieces per kind on half-open and open files);
 //! - the side to move (tempo).
 //!
 //! The evaluation is linear in the weights, which is what lets `variantlab tune` fit them
@@ -26,6 +28,7 @@ pub mod classic;
 mod weights;
 
 pub use classic::positional;
+
 pub use weights::{builtin, EvalWeights, KindWeights, Provenance, WeightsError};
 
 use crate::bitboard::Bitboard;
@@ -63,6 +66,40 @@ pub trait FeatureSink {
     /// `color` has `doubled` pawns with another of its pawns ahead on the same file and
     /// `isolated` pawns with none of its pawns on the neighbouring files.
     fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32);
+    /// A piece of kind `kind` of `color` stands on a file without its side's pawns: half-open,
+    /// or open when no pawn of either side stands on it.
+    fn on_file(&mut self, color: Color, kind: usize, open: bool);
+    /// `color`'s shelter, supported pawns and passed-pawn details (variants with pawn
+    /// structure).
+    fn pawn_details(&mut self, color: Color, details: PawnDetails);
+}
+
+/// One side's pawn terms besides passed, doubled and isolated pawns, where the variant has
+/// pawn structure. Why: a linear table of cells cannot say that a royal piece wants its pawns
+/// in front of it wherever it stands, nor that a passed pawn needs its own royal piece near
+/// its path and the enemy's far from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PawnDetails {
+    /// Own pawns one rank ahead of the own royal piece, on its file or a neighbouring one.
+    pub shelter_near: u32,
+    /// The same two ranks ahead.
+    pub shelter_far: u32,
+    /// Pawns that another pawn of their side defends.
+    pub supported: u32,
+    /// Passed pawns whose next cell is occupied.
+    pub blocked: u32,
+    /// Over the passed pawns: the own royal piece's distance (in king steps, at most 5) from
+    /// the pawn's next cell, times how far the pawn has advanced beyond the first quarter of
+    /// the board ([`passed_progress`]).
+    pub own_royal_distance: u32,
+    /// The same for the enemy royal piece.
+    pub enemy_royal_distance: u32,
+}
+
+/// How far a pawn on `rank` (from its owner's side) has advanced beyond the first quarter of
+/// a board of `ranks` ranks: the factor of the royal pieces' distances from a passed pawn.
+pub fn passed_progress(rank: usize, ranks: usize) -> u32 {
+    rank.saturating_sub(ranks / 4) as u32
 }
 
 /// Reports threatened pieces and forks to `sink`, for a variant that knows each side's attack
@@ -124,10 +161,10 @@ pub fn report_threat_counts<S: FeatureSink>(
 pub const PHASE_MAX: i32 = 256;
 
 /// Where each feature's weight sits in a flat weight vector: per kind a block of material,
-/// in hand, mobility, pair, threatened (side to move, other side) and one entry per cell;
-/// then the royal-zone attacks, the tempo, the passed pawns by rank, doubled and isolated
-/// pawns, the square of the royal-zone attacks and two or more threatened pieces (side to
-/// move, other side).
+/// in hand, mobility, pair, threatened (side to move, other side), half-open and open file,
+/// and one entry per cell; then the royal-zone attacks, the tempo, the passed pawns by rank,
+/// doubled and isolated pawns, the square of the royal-zone attacks, two or more threatened
+/// pieces (side to move, other side), and the [`PawnDetails`] terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Material kinds ([`Game::material_kinds`]).
@@ -148,7 +185,7 @@ impl Layout {
         }
     }
     fn block(&self) -> usize {
-        6 + self.cells
+        8 + self.cells
     }
     /// Index of kind `k`'s material weight.
     pub fn material(&self, k: usize) -> usize {
@@ -170,9 +207,13 @@ impl Layout {
     pub fn threatened(&self, k: usize, to_move: bool) -> usize {
         k * self.block() + if to_move { 4 } else { 5 }
     }
+    /// Index of kind `k`'s weight on a half-open file, or on an open one.
+    pub fn on_file(&self, k: usize, open: bool) -> usize {
+        k * self.block() + if open { 7 } else { 6 }
+    }
     /// Index of kind `k`'s weight on `cell`.
     pub fn cell(&self, k: usize, cell: usize) -> usize {
-        k * self.block() + 6 + cell
+        k * self.block() + 8 + cell
     }
     /// Index of the royal-zone attack weight.
     pub fn king_attack(&self) -> usize {
@@ -203,6 +244,42 @@ impl Layout {
     pub fn multiple_threats(&self, to_move: bool) -> usize {
         self.kinds * self.block() + if to_move { 5 } else { 6 } + self.pawn_ranks
     }
+    /// Index of the weight of a shelter pawn one rank (`far` false) or two ranks ahead of
+    /// the royal piece.
+    pub fn shelter(&self, far: bool) -> usize {
+        self.kinds * self.block() + if far { 8 } else { 7 } + self.pawn_ranks
+    }
+    /// Index of the weight of a pawn defended by a pawn.
+    pub fn supported(&self) -> usize {
+        self.kinds * self.block() + 9 + self.pawn_ranks
+    }
+    /// Index of the weight of a blocked passed pawn.
+    pub fn blocked(&self) -> usize {
+        self.kinds * self.block() + 10 + self.pawn_ranks
+    }
+    /// Index of the weight of the own (`enemy` false) or enemy royal piece's distance from
+    /// a passed pawn's path.
+    pub fn royal_distance(&self, enemy: bool) -> usize {
+        self.kinds * self.block() + if enemy { 12 } else { 11 } + self.pawn_ranks
+    }
+    /// Indices of the weights that belong to the pawns of a variant with pawn structure:
+    /// passed pawns by rank, doubled, isolated, supported and blocked pawns, the royal
+    /// distances from passed pawns and the shelter (what a pawn is worth with its usual
+    /// structure, [`PawnDetails`]).
+    pub fn pawn_terms(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = (0..self.pawn_ranks).map(|r| self.passed(r)).collect();
+        v.extend([
+            self.doubled(),
+            self.isolated(),
+            self.supported(),
+            self.blocked(),
+            self.royal_distance(false),
+            self.royal_distance(true),
+            self.shelter(false),
+            self.shelter(true),
+        ]);
+        v
+    }
     /// Indices of the activity weights: mobility, royal-zone attacks and their square,
     /// threatened pieces and forks (the features of [`FeatureSink::wants_activity`]).
     pub fn activity(&self) -> Vec<usize> {
@@ -223,7 +300,7 @@ impl Layout {
     }
     /// Number of weights (each a middle-game and end-game pair).
     pub fn len(&self) -> usize {
-        self.kinds * self.block() + 7 + self.pawn_ranks
+        self.kinds * self.block() + 13 + self.pawn_ranks
     }
     /// Whether there are no weights at all.
     pub fn is_empty(&self) -> bool {
@@ -460,6 +537,20 @@ macro_rules! indexed_feature_sink {
             fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
                 self.add(color, self.layout.doubled(), doubled as i32);
                 self.add(color, self.layout.isolated(), isolated as i32);
+            }
+            #[inline]
+            fn on_file(&mut self, color: Color, kind: usize, open: bool) {
+                self.add(color, self.layout.on_file(kind, open), 1);
+            }
+            #[inline]
+            fn pawn_details(&mut self, color: Color, d: PawnDetails) {
+                let l = self.layout;
+                self.add(color, l.shelter(false), d.shelter_near as i32);
+                self.add(color, l.shelter(true), d.shelter_far as i32);
+                self.add(color, l.supported(), d.supported as i32);
+                self.add(color, l.blocked(), d.blocked as i32);
+                self.add(color, l.royal_distance(false), d.own_royal_distance as i32);
+                self.add(color, l.royal_distance(true), d.enemy_royal_distance as i32);
             }
             #[inline]
             fn wants_activity(&self) -> bool {

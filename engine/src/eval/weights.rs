@@ -59,6 +59,12 @@ pub struct KindWeights {
     /// The same when the other side is to move.
     #[serde(default)]
     pub threatened_waiting: [i32; 2],
+    /// Per piece on a file without its side's pawns (variants with pawn structure).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub half_open_file: [i32; 2],
+    /// Per piece on a file without any pawn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub open_file: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -103,8 +109,33 @@ pub struct EvalWeights {
     /// Per isolated pawn (none of its side's pawns on the neighbouring files).
     #[serde(default)]
     pub isolated: [i32; 2],
+    /// Per pawn one rank ahead of its royal piece, on its file or a neighbouring one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shelter_near: [i32; 2],
+    /// The same two ranks ahead.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shelter_far: [i32; 2],
+    /// Per pawn defended by a pawn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub supported: [i32; 2],
+    /// Per passed pawn whose next cell is occupied.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passed_blocked: [i32; 2],
+    /// Per step of the own royal piece's distance from a passed pawn's next cell, times the
+    /// pawn's progress (`eval::passed_progress`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passed_own_royal: [i32; 2],
+    /// The same for the enemy royal piece.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passed_enemy_royal: [i32; 2],
     /// Per material kind, in the order of the variant's kinds.
     pub kinds: Vec<KindWeights>,
+}
+
+/// A pair of weights left out of a file when both are zero (the pawn terms of a variant
+/// without pawn structure).
+fn is_zero(w: &[i32; 2]) -> bool {
+    *w == [0, 0]
 }
 
 /// Weights that cannot serve a variant.
@@ -200,6 +231,8 @@ impl EvalWeights {
             w[layout.pair(k)] = kw.pair;
             w[layout.threatened(k, true)] = kw.threatened_moving;
             w[layout.threatened(k, false)] = kw.threatened_waiting;
+            w[layout.on_file(k, false)] = kw.half_open_file;
+            w[layout.on_file(k, true)] = kw.open_file;
             for c in 0..layout.cells {
                 w[layout.cell(k, c)] = [
                     kw.cells_mg.get(c).copied().unwrap_or(0),
@@ -228,6 +261,12 @@ impl EvalWeights {
         }
         w[layout.doubled()] = self.doubled;
         w[layout.isolated()] = self.isolated;
+        w[layout.shelter(false)] = self.shelter_near;
+        w[layout.shelter(true)] = self.shelter_far;
+        w[layout.supported()] = self.supported;
+        w[layout.blocked()] = self.passed_blocked;
+        w[layout.royal_distance(false)] = self.passed_own_royal;
+        w[layout.royal_distance(true)] = self.passed_enemy_royal;
         Ok(w)
     }
 
@@ -250,6 +289,8 @@ impl EvalWeights {
                 pair: w[layout.pair(k)],
                 threatened_moving: w[layout.threatened(k, true)],
                 threatened_waiting: w[layout.threatened(k, false)],
+                half_open_file: w[layout.on_file(k, false)],
+                open_file: w[layout.on_file(k, true)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })
@@ -270,6 +311,12 @@ impl EvalWeights {
                 .collect(),
             doubled: w[layout.doubled()],
             isolated: w[layout.isolated()],
+            shelter_near: w[layout.shelter(false)],
+            shelter_far: w[layout.shelter(true)],
+            supported: w[layout.supported()],
+            passed_blocked: w[layout.blocked()],
+            passed_own_royal: w[layout.royal_distance(false)],
+            passed_enemy_royal: w[layout.royal_distance(true)],
             kinds,
         }
     }

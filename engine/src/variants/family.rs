@@ -233,6 +233,15 @@ impl<V: Variant> Game for Position<V> {
         let t = &rules.tables;
         let occ = self.occupied();
         let nroles = t.num_roles().min(MAX_KINDS);
+        // Each side's pawns, where the variant has pawn structure.
+        let structure = rules.pawn_structure.as_ref();
+        let is_pawn = |r: usize| structure.is_some_and(|ps| ps.roles >> r & 1 == 1);
+        let mut pawns = [V::Bb::EMPTY; 2];
+        for r in (0..t.num_roles()).filter(|&r| is_pawn(r)) {
+            for c in Color::ALL {
+                pawns[c.index()] |= self.pieces(c, crate::Role(r as u8));
+            }
+        }
         // Cells each side's pieces of each role attack (could capture on), for the threats.
         let mut attacked = [[V::Bb::EMPTY; MAX_KINDS]; 2];
         for c in Color::ALL {
@@ -251,6 +260,12 @@ impl<V: Variant> Game for Position<V> {
                         Color::Black => rules.black_view[sq.index()],
                     };
                     sink.piece(c, r, cell.index());
+                    if let Some(ps) = structure.filter(|_| !is_pawn(r)) {
+                        let file = ps.file[sq.index()];
+                        if (file & pawns[c.index()]).is_empty() {
+                            sink.on_file(c, r, (file & pawns[(!c).index()]).is_empty());
+                        }
+                    }
                     if role == rules.king {
                         *role_attacks |= t.attacks(c, role, sq, occ);
                         continue;
@@ -274,28 +289,53 @@ impl<V: Variant> Game for Position<V> {
             |c, r| self.pieces(c, crate::Role(r as u8)),
             self.turn(),
         );
-        if let Some(ps) = &rules.pawn_structure {
-            let mut pawns = [V::Bb::EMPTY; 2];
-            for r in (0..t.num_roles()).filter(|r| ps.roles >> r & 1 == 1) {
-                for c in Color::ALL {
-                    pawns[c.index()] |= self.pieces(c, crate::Role(r as u8));
-                }
-            }
+        if let Some(ps) = structure {
+            let topo = &rules.spec.topology;
+            let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
             for c in Color::ALL {
                 let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
+                let pawn_attacks = (0..nroles)
+                    .filter(|&r| is_pawn(r))
+                    .fold(V::Bb::EMPTY, |acc, r| acc | attacked[c.index()][r]);
+                let mut details = crate::eval::PawnDetails {
+                    supported: (own & pawn_attacks).count(),
+                    ..Default::default()
+                };
+                if let Some(k) = self.king(c) {
+                    let [near, far] = ps.shelter[c.index()][k.index()];
+                    details.shelter_near = (near & own).count();
+                    details.shelter_far = (far & own).count();
+                }
                 let (mut doubled, mut isolated) = (0, 0);
                 for sq in own.squares() {
                     let i = sq.index();
                     if (ps.front_file[c.index()][i] & own).any() {
                         doubled += 1;
                     } else if (ps.front_span[c.index()][i] & enemy).is_empty() {
-                        sink.passed(c, ps.relative_rank[c.index()][i] as usize);
+                        let rank = ps.relative_rank[c.index()][i] as usize;
+                        sink.passed(c, rank);
+                        let stop = ps.stop[c.index()][i];
+                        if (stop & occ).any() {
+                            details.blocked += 1;
+                        }
+                        if let Some(at) = stop.lsb().map(|s| topo.coord(s)) {
+                            let progress = crate::eval::passed_progress(rank, ps.ranks);
+                            let distance = |k: Option<crate::geometry::Coord>| {
+                                k.map_or(0, |k| {
+                                    let d = (k.file - at.file).abs().max((k.rank - at.rank).abs());
+                                    d.min(5) as u32 * progress
+                                })
+                            };
+                            details.own_royal_distance += distance(kings[c.index()]);
+                            details.enemy_royal_distance += distance(kings[(!c).index()]);
+                        }
                     }
                     if (ps.neighbour_files[i] & own).is_empty() {
                         isolated += 1;
                     }
                 }
                 sink.pawn_structure(c, doubled, isolated);
+                sink.pawn_details(c, details);
             }
         }
     }

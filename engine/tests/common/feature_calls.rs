@@ -3,6 +3,7 @@
 //! `dai_mitregi.rs`). Each test file uses part of it.
 #![allow(dead_code)]
 
+use variantlab_engine::eval::PawnDetails;
 use variantlab_engine::{Color, Game};
 
 /// The pawn-structure and threat calls of one position.
@@ -14,6 +15,8 @@ pub struct FeatureCalls {
     pub multiple: Vec<(Color, bool)>,
     pub mobility: Vec<(Color, usize, u32)>,
     pub king_attacks: Vec<(Color, u32)>,
+    pub on_file: Vec<(Color, usize, bool)>,
+    pub details: Vec<(Color, PawnDetails)>,
 }
 
 impl FeatureCalls {
@@ -53,5 +56,11 @@ impl variantlab_engine::eval::FeatureSink for FeatureCalls {
     }
     fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
         self.structure.push((color, doubled, isolated));
+    }
+    fn on_file(&mut self, color: Color, kind: usize, open: bool) {
+        self.on_file.push((color, kind, open));
+    }
+    fn pawn_details(&mut self, color: Color, details: PawnDetails) {
+        self.details.push((color, details));
     }
 }
