@@ -49,9 +49,10 @@ $(VENV)/ok: notebooks/requirements.txt selfplay/tests/python/requirements.txt
 
 PV_GAMES ?= 2000
 PV_VARIANTS ?= chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping
-piece-values: build ## Piece values of every variant from the tuned evaluation, with bootstrap intervals (PV_GAMES self-play games each; out/piece-values/table.md)
-	for v in $(PV_VARIANTS); do $(BIN) values --variant $$v --method tuned --games $(PV_GAMES) --out out/piece-values/$$v --quiet || exit 1; done
-	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv) > out/piece-values/table.md
+piece-values: build ## Piece values of every variant from the tuned evaluation (bootstrap intervals) and near material balance (PV_GAMES self-play games each; out/piece-values/table.md)
+	for v in $(PV_VARIANTS); do $(BIN) values --variant $$v --method tuned --games $(PV_GAMES) --out out/piece-values/$$v --quiet || exit 1; \
+	  $(BIN) values --variant $$v --method balanced --from out/piece-values/$$v/selfplay --out out/piece-values/$$v/balanced --quiet || exit 1; done
+	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv out/piece-values/$(v)/balanced/piece_values.csv) > out/piece-values/table.md
 	@echo "wrote out/piece-values/table.md"
 
 findings: build ## The findings study of docs/findings.md: every variant at 4000 nodes (about 95 minutes on 2 cores; resumable), data/findings/ and the page's tables

@@ -198,17 +198,21 @@ fn chess_reports_passed_doubled_and_isolated_pawns() {
 }
 
 #[test]
-fn chess_reports_shelter_supported_pawns_passed_pawn_details_and_open_files() {
-    use variantlab_engine::eval::PawnDetails;
+fn chess_reports_shelter_passed_pawn_details_files_outposts_and_zone_attacks() {
+    use variantlab_engine::eval::{KindTerm, PawnDetails};
     type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
-    // White: King e1 with f2 one rank ahead in its shelter (d2, e2, f2) and nothing two
-    // ranks ahead; b3 defended by a2; d5 passed (rank index 4, progress 4 - 2 = 2) and
-    // blocked by the Knight on d6; its next cell d6 is 5 king steps from e1 and 3 from g8
-    // (a2 and b3 are passed too, but not yet past the first quarter: progress 0). The King
-    // stands on the open e-file; the Rook (d5) and Knight (g2) have pawns of their own on
-    // their files. Black: King g8 sheltered by f7 and g7; the Knight on d6 and the Rook on a8
-    // stand on files with White pawns only (half-open).
-    let pos = G::from_text("r5k1/5pp1/3n4/3P4/8/1P6/P4PPP/3RK1N1 w - - 0 1").unwrap();
+    // Kinds: pawn 0, knight 1, bishop 2, rook 3, queen 4, king 5.
+    // White: King e1 with f2 one rank ahead in its shelter (d2, e2, f2) and nothing two ranks
+    // ahead. a4, c4 and d5 are each defended by a pawn (b3, b3, c4). Passed pawns, progress
+    // = rank index - 2: a4 (1, its file ahead empty: free; next cell a5 is 4 king steps from
+    // e1 and 5, the cap, from g8), b3 (0), c4 (1; the Knight on c6 stands on its file; c5 is
+    // 4 steps from either King), d5 (2; blocked by the Knight on d6, which is 5 steps from
+    // e1 and 3 from g8). Own distances 4 + 4 + 2*5 = 18, enemy 5 + 4 + 2*3 = 15. The Knight
+    // on c6 is an outpost (enemy half, defended by d5, no Black pawn on the b- or d-file
+    // ahead); next to Black's King, the Queen on h5 attacks f7 and the pawn on h6 reaches h7
+    // and g7 (a pawn's reach: its push and its captures); the King stands on the open e-file. Black: King g8 sheltered by f7 and g7, with White's h6 in its shelter (a
+    // storm); the Knight on d6 and the Rook on b8 stand on files with White pawns only.
+    let pos = G::from_text("1r4k1/5pp1/2Nn3P/3P3Q/P1P5/1P6/5PPP/3RK3 w - - 0 1").unwrap();
     let calls = FeatureCalls::of(&pos);
     assert_eq!(
         calls.details,
@@ -218,34 +222,45 @@ fn chess_reports_shelter_supported_pawns_passed_pawn_details_and_open_files() {
                 PawnDetails {
                     shelter_near: 1,
                     shelter_far: 0,
-                    supported: 1,
+                    storm: 0,
+                    supported: 3,
                     blocked: 1,
-                    own_royal_distance: 10,
-                    enemy_royal_distance: 6,
+                    own_royal_distance: 18,
+                    enemy_royal_distance: 15,
+                    free_passed: 1,
                 }
             ),
             (
                 Color::Black,
                 PawnDetails {
                     shelter_near: 2,
+                    storm: 1,
                     ..PawnDetails::default()
                 }
             )
         ]
     );
     assert_eq!(
-        calls.on_file,
+        calls.kind_terms,
         vec![
-            (Color::White, 5, true),
-            (Color::Black, 1, false),
-            (Color::Black, 3, false)
+            (Color::White, 0, KindTerm::ZoneAttacks, 2),
+            (Color::White, 4, KindTerm::ZoneAttacks, 1),
+            (Color::White, 5, KindTerm::OpenFile, 1),
+            (Color::Black, 1, KindTerm::HalfOpenFile, 1),
+            (Color::Black, 3, KindTerm::HalfOpenFile, 1),
+            (Color::White, 1, KindTerm::Outpost, 1),
         ]
     );
-    // A variant without pawn structure reports none of them.
+    // A variant without pawn structure reports no pawn terms, files or outposts.
     let calls = FeatureCalls::of(&variantlab_engine::position::Position::<
         variantlab_engine::variants::Dream46,
     >::start());
-    assert!(calls.details.is_empty() && calls.on_file.is_empty());
+    let pawn_terms = [
+        KindTerm::HalfOpenFile,
+        KindTerm::OpenFile,
+        KindTerm::Outpost,
+    ];
+    assert!(calls.details.is_empty() && calls.kind_terms_of(&pawn_terms).is_empty());
 }
 
 #[test]

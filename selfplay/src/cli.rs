@@ -631,10 +631,11 @@ pub struct ValuesArgs {
     /// Variant name (default: the --variant-file's).
     #[arg(long)]
     variant: Option<String>,
-    /// `imbalance`, `regression`, `tuned` (material of a fitted evaluation), `both`
-    /// (imbalance and regression) or `all` (regression and tuned work for every variant;
-    /// imbalance needs positions with a piece removed, which chess and Dream Chess 46 provide).
-    #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "tuned", "both", "all"])]
+    /// `imbalance`, `regression`, `balanced` (the regression near material balance: even
+    /// trades), `tuned` (material of a fitted evaluation), `both` (imbalance and regression)
+    /// or `all` (regression, balanced and tuned work for every variant; imbalance needs
+    /// positions with a piece removed, which chess and Dream Chess 46 provide).
+    #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "balanced", "tuned", "both", "all"])]
     method: String,
     /// Tuned: bootstrap replicates over games for the 95% intervals.
     #[arg(long, default_value_t = 40)]
@@ -642,10 +643,10 @@ pub struct ValuesArgs {
     /// Imbalance: game pairs per piece kind.
     #[arg(long, default_value_t = 100, value_parser = at_least(1), allow_negative_numbers = true)]
     pairs: u64,
-    /// Regression: self-play games to record when no --from folders are given.
+    /// Regression, balanced, tuned: self-play games to record when no --from folders are given.
     #[arg(long, default_value_t = 400, value_parser = at_least(2), allow_negative_numbers = true)]
     games: u64,
-    /// Regression: tournament folders played with --record-moves.
+    /// Regression, balanced, tuned: tournament folders played with --record-moves.
     #[arg(long, num_args = 1..)]
     from: Vec<PathBuf>,
     /// Nodes per move.

@@ -6,7 +6,7 @@
 //! worth with the position held apart. A piece's *value* is then its material weight plus
 //! its average cell and mobility terms over the recorded positions (so the value does not
 //! depend on how the fit splits a constant between the material weight and the cell table,
-//! which the data cannot tell apart), its share of the pair bonus and of the open-file terms,
+//! which the data cannot tell apart), its share of the pair bonus and of the per-kind terms (files, outposts, royal-zone attacks),
 //! and for the calibration kind of a variant with pawn structure the average pawn terms per
 //! pawn (passed, doubled, isolated, supported, shelter ...: what a pawn is worth with its
 //! usual structure), blended between middle game and end game at the
@@ -25,7 +25,7 @@ use crate::values::{pawn_kind, ValueRow, PAWN_NOTE};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
-use variantlab_engine::eval::{Evaluator, Layout};
+use variantlab_engine::eval::{Evaluator, KindTerm, Layout};
 use variantlab_engine::game::Game;
 use variantlab_engine::zobrist::SplitMix64;
 
@@ -60,7 +60,7 @@ impl Default for TunedSettings {
 }
 
 /// Each kind's value in centipawns under weights `w`: material plus the average cell,
-/// mobility, pair and open-file terms of its pieces (and, for the `pawn` kind, the average
+/// mobility, pair and per-kind terms of its pieces (and, for the `pawn` kind, the average
 /// pawn structure terms), at middle-game share `phase`. `None` for a kind no recorded position
 /// has on the board.
 fn kind_values(
@@ -87,14 +87,10 @@ fn kind_values(
             let term = |p: usize| {
                 let cell: f64 =
                     cells.iter().map(|&(j, n)| w[j][p] * n as f64).sum::<f64>() / pieces as f64;
-                let mut structure = [
-                    layout.pair(k),
-                    layout.on_file(k, false),
-                    layout.on_file(k, true),
-                ]
-                .map(|j| per_piece(j, p, pieces))
-                .iter()
-                .sum::<f64>();
+                let mut structure = std::iter::once(layout.pair(k))
+                    .chain(KindTerm::ALL.map(|t| layout.kind_term(k, t)))
+                    .map(|j| per_piece(j, p, pieces))
+                    .sum::<f64>();
                 if k == pawn && layout.pawn_ranks > 0 {
                     structure += layout
                         .pawn_terms()

@@ -1,4 +1,5 @@
-//! Piece-value estimation, two ways, each with a 95% interval.
+//! Piece-value estimation, each way with a 95% interval (the tuned method is in
+//! `tuned_values.rs`).
 //!
 //! 1. **Imbalance self-play.** For each piece kind, pairs of games from the start position
 //!    with one piece of that kind removed from one side (White in one game of the pair, Black
@@ -14,6 +15,10 @@
 //!    estimator), since positions of one game share its result; a kind's value in pawns is
 //!    its coefficient over the pawn's, with Fieller's interval (the two coefficients'
 //!    covariance included). The fit stops with an error when IRLS does not converge.
+//! 3. **Balanced.** The same regression on the positions within one pawn of material balance
+//!    at the values being estimated, iterated to a fixed point ([`balanced`]): the exchange
+//!    rate at which trades are even, where a fit over every position is compressed by
+//!    saturation (a large lead wins about as surely as a larger one).
 //!
 //! The "pawn" is the kind named `pawn`, or else the cheapest kind by default value.
 
@@ -39,7 +44,7 @@ pub struct ValueRow {
     pub variant: String,
     /// Material kind.
     pub piece: String,
-    /// `imbalance` or `regression`.
+    /// `imbalance`, `regression`, `balanced` or `tuned`.
     pub method: String,
     /// Value in pawns; `None` when no value came out (see `note`).
     pub value: Option<f64>,
@@ -411,11 +416,101 @@ fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     Some(m.into_iter().map(|r| r[n..].to_vec()).collect())
 }
 
+/// The quiet positions the regression methods fit: the material difference per kind (White
+/// minus Black), White's result, and the game (for clustering).
+struct MaterialSample {
+    variant: String,
+    pawn: usize,
+    rows: Vec<(Vec<f64>, f64, u64)>,
+}
+
 /// The regression method over tournament folders recorded with `--record-moves`.
 ///
 /// # Errors
 /// No `moves.csv`, a malformed row (named), too few positions, or a singular fit.
 pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec<ValueRow>> {
+    let sample = material_sample(runs, kinds)?;
+    let rows: Vec<_> = sample.rows.iter().collect();
+    Ok(fit_values(&sample, &rows, kinds, "regression")?.0)
+}
+
+/// Positions within this many pawns of material balance (at the values being estimated) are
+/// the balanced method's sample.
+pub const BALANCE_BAND: f64 = 1.0;
+
+/// Most rounds of the balanced method's fixed-point iteration.
+const BALANCE_ROUNDS: usize = 40;
+
+/// The balanced method: the regression on the positions whose material is within
+/// [`BALANCE_BAND`] pawns of balance, valued at the estimates themselves. Why: a logistic fit
+/// over every position mostly learns how a lead converts, and a lead of a Queen wins hardly
+/// more often than a lead of a Rook (saturation), so the dear pieces come out compressed;
+/// near balance (a Knight against three pawns, a Rook against a minor piece and two pawns)
+/// the result is still open and says which trade is even. The band is measured with the
+/// values being estimated: starting from the fit over every position, each round refits on the positions
+/// within the band at the last round's values, moving half-way to the new ones, until no
+/// value moves by more than 0.01 pawn. The interval is the last fit's, given its positions.
+///
+/// # Errors
+/// Those of [`regression`].
+pub fn balanced(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec<ValueRow>> {
+    balanced_rows(&material_sample(runs, kinds)?, kinds)
+}
+
+/// [`balanced`] on a sample (`kinds`' values serve only a kind that never varies).
+fn balanced_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)]) -> Result<Vec<ValueRow>> {
+    // Start from the fit over every position: every kind that varies has a value there
+    // (a kind that no position in the band holds would otherwise never move).
+    let pawn_cp = f64::from(kinds[sample.pawn].1.max(1));
+    let all: Vec<_> = sample.rows.iter().collect();
+    let (_, everywhere) = fit_values(sample, &all, kinds, "balanced")?;
+    let mut values: Vec<f64> = kinds
+        .iter()
+        .zip(everywhere)
+        .map(|(k, v)| v.unwrap_or(f64::from(k.1) / pawn_cp))
+        .collect();
+    let mut settled = false;
+    for _ in 0..BALANCE_ROUNDS {
+        let rows = within_band(sample, &values);
+        let (_, fitted) = fit_values(sample, &rows, kinds, "balanced")?;
+        let mut moved: f64 = 0.0;
+        for (v, f) in values.iter_mut().zip(&fitted) {
+            if let Some(f) = *f {
+                let next = (*v + f) / 2.0;
+                moved = moved.max((next - *v).abs());
+                *v = next;
+            }
+        }
+        if moved < 0.01 {
+            settled = true;
+            break;
+        }
+    }
+    let rows = within_band(sample, &values);
+    let (mut out, _) = fit_values(sample, &rows, kinds, "balanced")?;
+    if !settled {
+        for r in out.iter_mut().filter(|r| r.note.is_empty()) {
+            r.note = format!("the values still moved after {BALANCE_ROUNDS} rounds");
+        }
+    }
+    Ok(out)
+}
+
+/// The positions of `sample` whose material difference, at `values` (in pawns), is within
+/// [`BALANCE_BAND`].
+fn within_band<'a>(sample: &'a MaterialSample, values: &[f64]) -> Vec<&'a (Vec<f64>, f64, u64)> {
+    sample
+        .rows
+        .iter()
+        .filter(|r| {
+            let lead: f64 = r.0.iter().zip(values).map(|(d, v)| d * v).sum();
+            lead.abs() <= BALANCE_BAND
+        })
+        .collect()
+}
+
+/// The quiet positions of recorded games, as [`MaterialSample`].
+fn material_sample(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<MaterialSample> {
     let variant = runs
         .first()
         .map(|r| r.config.variant.clone())
@@ -498,6 +593,22 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
             rows.push((diff, y, (ri as u64) << 40 | id));
         }
     }
+    Ok(MaterialSample {
+        variant,
+        pawn,
+        rows,
+    })
+}
+
+/// The logistic fit of results on material differences over `rows` of `sample`: a row per
+/// kind (named `method`) and each kind's value in pawns (`None` where it never varies).
+fn fit_values(
+    sample: &MaterialSample,
+    rows: &[&(Vec<f64>, f64, u64)],
+    kinds: &[(&'static str, i32)],
+    method: &str,
+) -> Result<(Vec<ValueRow>, Vec<Option<f64>>)> {
+    let (variant, pawn) = (&sample.variant, sample.pawn);
     // Kinds that vary enter the model, with an intercept (the side-to-move-free first-player edge).
     let used: Vec<usize> = (0..kinds.len())
         .filter(|&k| rows.iter().any(|r| r.0[k] != 0.0))
@@ -526,16 +637,22 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
     let (beta, cov) = logistic_clustered(&x, &y, &g)?;
     let pi = 1 + used.iter().position(|&k| k == pawn).expect("pawn used");
     let bp = beta[pi];
+    let values = (0..kinds.len())
+        .map(|k| {
+            let j = used.iter().position(|&u| u == k)?;
+            (bp > 0.0).then(|| beta[j + 1] / bp)
+        })
+        .collect();
     let base = |k: usize| ValueRow {
         variant: variant.clone(),
         piece: crate::config::piece_key(kinds[k].0),
-        method: "regression".into(),
+        method: method.into(),
         value: None,
         interval: None,
         games,
         note: String::new(),
     };
-    Ok((0..kinds.len())
+    let out = (0..kinds.len())
         .map(|k| match used.iter().position(|&u| u == k) {
             None => ValueRow {
                 note: "left out: never differs between the sides at a sampled position".into(),
@@ -551,7 +668,8 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
                 ValueRow::ratio(base(k), beta[i], bp, cov[i][i], cov[pi][pi], cov[i][pi])
             }
         })
-        .collect())
+        .collect();
+    Ok((out, values))
 }
 
 /// Writes `piece_values.csv`.
@@ -626,7 +744,8 @@ pub fn write_config(
 pub struct ValuesJob {
     /// The variant.
     pub kind: VariantKind,
-    /// `imbalance`, `regression`, `tuned`, `both` (imbalance and regression) or `all`.
+    /// `imbalance`, `regression`, `balanced`, `tuned`, `both` (imbalance and regression) or
+    /// `all`.
     pub method: String,
     /// Tuned: bootstrap replicates for the intervals.
     pub bootstrap: u32,
@@ -663,7 +782,11 @@ pub fn command(job: &ValuesJob) -> Result<()> {
     let kinds = with_variant!(kind, G => G::start().material_kinds());
     let mut rows = Vec::new();
     let method = job.method.as_str();
-    let wants = |m: &str| method == m || method == "all" || (method == "both" && m != "tuned");
+    let wants = |m: &str| {
+        method == m
+            || method == "all"
+            || (method == "both" && ["imbalance", "regression"].contains(&m))
+    };
     if wants("imbalance") {
         if job.pairs == 0 {
             bail!("--pairs must be at least 1");
@@ -677,7 +800,7 @@ pub fn command(job: &ValuesJob) -> Result<()> {
         };
         rows.extend(with_variant!(kind, G => imbalance::<G>(&set))?);
     }
-    if wants("regression") || wants("tuned") {
+    if wants("regression") || wants("balanced") || wants("tuned") {
         let dirs = if job.from.is_empty() {
             let dir = out.join("selfplay");
             let opts = RunOptions {
@@ -711,6 +834,9 @@ pub fn command(job: &ValuesJob) -> Result<()> {
         if wants("regression") {
             rows.extend(regression(&runs, &kinds)?);
         }
+        if wants("balanced") {
+            rows.extend(balanced(&runs, &kinds)?);
+        }
         if wants("tuned") {
             let settings = crate::tuned_values::TunedSettings {
                 bootstrap: job.bootstrap,
@@ -737,9 +863,10 @@ pub fn command(job: &ValuesJob) -> Result<()> {
     }
     out!("wrote {}", path.display());
     if let Some(file) = &job.write_values {
-        // Imbalance estimates when made (they come from controlled games), else the tuned
-        // ones (position held apart), else the regression's.
-        let method = ["imbalance", "tuned", "regression"]
+        // Imbalance estimates when made (they come from controlled games), else the balanced
+        // ones (even trades), else the tuned ones (position held apart), else the
+        // regression's.
+        let method = ["imbalance", "balanced", "tuned", "regression"]
             .into_iter()
             .find(|m| rows.iter().any(|r| r.method == *m))
             .unwrap_or("regression");
@@ -752,4 +879,79 @@ pub fn command(job: &ValuesJob) -> Result<()> {
         out!("wrote {} ({method} values)", file.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use variantlab_engine::zobrist::SplitMix64;
+
+    /// Positions whose White win probability saturates: `0.5 + 0.45 tanh(lead / 1.5)` at the
+    /// true values (1, 3, 5, 9), so even a Queen up loses one game in twenty, as in engines'
+    /// and people's games. Half the positions have one kind's lead (a pawn up, a Rook up ...),
+    /// half a piece against pawns (a Knight against two to four pawns ...), as games have.
+    fn saturating_sample() -> MaterialSample {
+        let mut rng = SplitMix64(7);
+        let mut unif = move || (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let truth = [1.0, 3.0, 5.0, 9.0];
+        let rows = (0..60_000u64)
+            .map(|i| {
+                let mut d = vec![0.0; 4];
+                let kind = 1 + (unif() * 3.0) as usize;
+                let sign = if unif() < 0.5 { 1.0 } else { -1.0 };
+                if unif() < 0.5 {
+                    let k = (unif() * 4.0) as usize;
+                    d[k] = sign
+                        * if k == 0 {
+                            1.0 + (unif() * 3.0).floor()
+                        } else {
+                            1.0
+                        };
+                } else {
+                    d[kind] = sign;
+                    d[0] = -sign * (truth[kind] - 1.0 + (unif() * 3.0).floor());
+                }
+                let lead: f64 = d.iter().zip(truth).map(|(a, v)| a * v).sum();
+                let p = 0.5 + 0.45 * (lead / 1.5).tanh();
+                let y = if unif() < p { 1.0 } else { 0.0 };
+                (d, y, i / 4)
+            })
+            .collect();
+        MaterialSample {
+            variant: "test".into(),
+            pawn: 0,
+            rows,
+        }
+    }
+
+    #[test]
+    fn the_balanced_values_are_the_even_trades() {
+        let sample = saturating_sample();
+        // The kinds' own values (every piece a pawn and a half here) play no part.
+        let kinds = [
+            ("pawn", 100),
+            ("knight", 150),
+            ("rook", 150),
+            ("queen", 150),
+        ];
+        let rows = balanced_rows(&sample, &kinds).unwrap();
+        for (row, want) in rows.iter().zip([1.0, 3.0, 5.0, 9.0]) {
+            let v = row.value.unwrap();
+            assert!(
+                (v - want).abs() < 0.3,
+                "{} {v} (want {want}): {rows:?}",
+                row.piece
+            );
+            if let Some((lo, hi)) = row.interval {
+                assert!(lo <= v && v <= hi, "{row:?}");
+            }
+            assert!(row.note.is_empty() || row.note == PAWN_NOTE, "{row:?}");
+            assert_eq!(row.method, "balanced");
+        }
+        // The band must be measured at the values found: at wrong ones it holds other
+        // positions (here none with a Queen lead), and the fit there misses.
+        let wrong = [1.0, 1.5, 1.5, 1.5];
+        let (_, once) = fit_values(&sample, &within_band(&sample, &wrong), &kinds, "x").unwrap();
+        assert!(once[3].is_none_or(|q| (q - 9.0).abs() > 0.5), "{once:?}");
+    }
 }

@@ -66,12 +66,37 @@ pub trait FeatureSink {
     /// `color` has `doubled` pawns with another of its pawns ahead on the same file and
     /// `isolated` pawns with none of its pawns on the neighbouring files.
     fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32);
-    /// A piece of kind `kind` of `color` stands on a file without its side's pawns: half-open,
-    /// or open when no pawn of either side stands on it.
-    fn on_file(&mut self, color: Color, kind: usize, open: bool);
+    /// `count` pieces of kind `kind` of `color` score the per-kind term `term`.
+    fn kind_term(&mut self, color: Color, kind: usize, term: KindTerm, count: u32);
     /// `color`'s shelter, supported pawns and passed-pawn details (variants with pawn
     /// structure).
     fn pawn_details(&mut self, color: Color, details: PawnDetails);
+}
+
+/// Per-kind terms besides material, cells, mobility and threats, each with its own weight per
+/// kind, so the tuner says which kinds they matter for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KindTerm {
+    /// A piece on a file without pawns of its side (variants with pawn structure).
+    HalfOpenFile,
+    /// A piece on a file without any pawn.
+    OpenFile,
+    /// A piece in the enemy half, defended by a pawn of its side, that no enemy pawn can ever
+    /// attack (none on the neighbouring files ahead of it).
+    Outpost,
+    /// Attacks of the kind's pieces on the cells next to the enemy royal piece (on top of the
+    /// royal-zone attacks of every kind together).
+    ZoneAttacks,
+}
+
+impl KindTerm {
+    /// Every term, in the order of their weights in a kind's block.
+    pub const ALL: [KindTerm; 4] = [
+        KindTerm::HalfOpenFile,
+        KindTerm::OpenFile,
+        KindTerm::Outpost,
+        KindTerm::ZoneAttacks,
+    ];
 }
 
 /// One side's pawn terms besides passed, doubled and isolated pawns, where the variant has
@@ -84,6 +109,8 @@ pub struct PawnDetails {
     pub shelter_near: u32,
     /// The same two ranks ahead.
     pub shelter_far: u32,
+    /// Enemy pawns on those cells (a pawn storm).
+    pub storm: u32,
     /// Pawns that another pawn of their side defends.
     pub supported: u32,
     /// Passed pawns whose next cell is occupied.
@@ -94,6 +121,8 @@ pub struct PawnDetails {
     pub own_royal_distance: u32,
     /// The same for the enemy royal piece.
     pub enemy_royal_distance: u32,
+    /// Over the passed pawns with no piece ahead on their file: their progress.
+    pub free_passed: u32,
 }
 
 /// How far a pawn on `rank` (from its owner's side) has advanced beyond the first quarter of
@@ -161,8 +190,8 @@ pub fn report_threat_counts<S: FeatureSink>(
 pub const PHASE_MAX: i32 = 256;
 
 /// Where each feature's weight sits in a flat weight vector: per kind a block of material,
-/// in hand, mobility, pair, threatened (side to move, other side), half-open and open file,
-/// and one entry per cell; then the royal-zone attacks, the tempo, the passed pawns by rank,
+/// in hand, mobility, pair, threatened (side to move, other side), the [`KindTerm`]s, and one
+/// entry per cell; then the royal-zone attacks, the tempo, the passed pawns by rank,
 /// doubled and isolated pawns, the square of the royal-zone attacks, two or more threatened
 /// pieces (side to move, other side), and the [`PawnDetails`] terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +214,7 @@ impl Layout {
         }
     }
     fn block(&self) -> usize {
-        8 + self.cells
+        6 + KindTerm::ALL.len() + self.cells
     }
     /// Index of kind `k`'s material weight.
     pub fn material(&self, k: usize) -> usize {
@@ -207,13 +236,13 @@ impl Layout {
     pub fn threatened(&self, k: usize, to_move: bool) -> usize {
         k * self.block() + if to_move { 4 } else { 5 }
     }
-    /// Index of kind `k`'s weight on a half-open file, or on an open one.
-    pub fn on_file(&self, k: usize, open: bool) -> usize {
-        k * self.block() + if open { 7 } else { 6 }
+    /// Index of kind `k`'s weight of `term`.
+    pub fn kind_term(&self, k: usize, term: KindTerm) -> usize {
+        k * self.block() + 6 + term as usize
     }
     /// Index of kind `k`'s weight on `cell`.
     pub fn cell(&self, k: usize, cell: usize) -> usize {
-        k * self.block() + 8 + cell
+        k * self.block() + 6 + KindTerm::ALL.len() + cell
     }
     /// Index of the royal-zone attack weight.
     pub fn king_attack(&self) -> usize {
@@ -262,6 +291,14 @@ impl Layout {
     pub fn royal_distance(&self, enemy: bool) -> usize {
         self.kinds * self.block() + if enemy { 12 } else { 11 } + self.pawn_ranks
     }
+    /// Index of the weight of a pawn storm (enemy pawns in the royal piece's shelter).
+    pub fn storm(&self) -> usize {
+        self.kinds * self.block() + 13 + self.pawn_ranks
+    }
+    /// Index of the weight of a free passed pawn's progress.
+    pub fn free_passed(&self) -> usize {
+        self.kinds * self.block() + 14 + self.pawn_ranks
+    }
     /// Indices of the weights that belong to the pawns of a variant with pawn structure:
     /// passed pawns by rank, doubled, isolated, supported and blocked pawns, the royal
     /// distances from passed pawns and the shelter (what a pawn is worth with its usual
@@ -277,6 +314,8 @@ impl Layout {
             self.royal_distance(true),
             self.shelter(false),
             self.shelter(true),
+            self.storm(),
+            self.free_passed(),
         ]);
         v
     }
@@ -294,13 +333,14 @@ impl Layout {
                 self.mobility(k),
                 self.threatened(k, true),
                 self.threatened(k, false),
+                self.kind_term(k, KindTerm::ZoneAttacks),
             ]);
         }
         v
     }
     /// Number of weights (each a middle-game and end-game pair).
     pub fn len(&self) -> usize {
-        self.kinds * self.block() + 13 + self.pawn_ranks
+        self.kinds * self.block() + 15 + self.pawn_ranks
     }
     /// Whether there are no weights at all.
     pub fn is_empty(&self) -> bool {
@@ -539,8 +579,8 @@ macro_rules! indexed_feature_sink {
                 self.add(color, self.layout.isolated(), isolated as i32);
             }
             #[inline]
-            fn on_file(&mut self, color: Color, kind: usize, open: bool) {
-                self.add(color, self.layout.on_file(kind, open), 1);
+            fn kind_term(&mut self, color: Color, kind: usize, term: KindTerm, count: u32) {
+                self.add(color, self.layout.kind_term(kind, term), count as i32);
             }
             #[inline]
             fn pawn_details(&mut self, color: Color, d: PawnDetails) {
@@ -551,6 +591,8 @@ macro_rules! indexed_feature_sink {
                 self.add(color, l.blocked(), d.blocked as i32);
                 self.add(color, l.royal_distance(false), d.own_royal_distance as i32);
                 self.add(color, l.royal_distance(true), d.enemy_royal_distance as i32);
+                self.add(color, l.storm(), d.storm as i32);
+                self.add(color, l.free_passed(), d.free_passed as i32);
             }
             #[inline]
             fn wants_activity(&self) -> bool {

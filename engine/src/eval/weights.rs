@@ -2,7 +2,7 @@
 //! what the binary embeds as each variant's default, and what an engine configuration may
 //! load instead.
 
-use super::Layout;
+use super::{KindTerm, Layout};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -65,6 +65,12 @@ pub struct KindWeights {
     /// Per piece on a file without any pawn.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub open_file: [i32; 2],
+    /// Per piece on an outpost (`eval::KindTerm::Outpost`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub outpost: [i32; 2],
+    /// Per attack of a piece of the kind on a cell next to the enemy royal piece.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub zone_attacks: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -72,6 +78,18 @@ pub struct KindWeights {
     /// Cell table, end game.
     #[serde(default)]
     pub cells_eg: Vec<i32>,
+}
+
+impl KindWeights {
+    /// The weights of the [`KindTerm`]s, in the order of [`KindTerm::ALL`].
+    fn terms(&self) -> [[i32; 2]; 4] {
+        [
+            self.half_open_file,
+            self.open_file,
+            self.outpost,
+            self.zone_attacks,
+        ]
+    }
 }
 
 /// A variant's evaluation weights, as stored in a file.
@@ -128,6 +146,12 @@ pub struct EvalWeights {
     /// The same for the enemy royal piece.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub passed_enemy_royal: [i32; 2],
+    /// Per enemy pawn in the royal piece's shelter cells.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub storm: [i32; 2],
+    /// Per step of progress of a passed pawn with no piece ahead on its file.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub free_passed: [i32; 2],
     /// Per material kind, in the order of the variant's kinds.
     pub kinds: Vec<KindWeights>,
 }
@@ -231,8 +255,9 @@ impl EvalWeights {
             w[layout.pair(k)] = kw.pair;
             w[layout.threatened(k, true)] = kw.threatened_moving;
             w[layout.threatened(k, false)] = kw.threatened_waiting;
-            w[layout.on_file(k, false)] = kw.half_open_file;
-            w[layout.on_file(k, true)] = kw.open_file;
+            for (term, weight) in KindTerm::ALL.into_iter().zip(kw.terms()) {
+                w[layout.kind_term(k, term)] = weight;
+            }
             for c in 0..layout.cells {
                 w[layout.cell(k, c)] = [
                     kw.cells_mg.get(c).copied().unwrap_or(0),
@@ -267,6 +292,8 @@ impl EvalWeights {
         w[layout.blocked()] = self.passed_blocked;
         w[layout.royal_distance(false)] = self.passed_own_royal;
         w[layout.royal_distance(true)] = self.passed_enemy_royal;
+        w[layout.storm()] = self.storm;
+        w[layout.free_passed()] = self.free_passed;
         Ok(w)
     }
 
@@ -289,8 +316,10 @@ impl EvalWeights {
                 pair: w[layout.pair(k)],
                 threatened_moving: w[layout.threatened(k, true)],
                 threatened_waiting: w[layout.threatened(k, false)],
-                half_open_file: w[layout.on_file(k, false)],
-                open_file: w[layout.on_file(k, true)],
+                half_open_file: w[layout.kind_term(k, KindTerm::HalfOpenFile)],
+                open_file: w[layout.kind_term(k, KindTerm::OpenFile)],
+                outpost: w[layout.kind_term(k, KindTerm::Outpost)],
+                zone_attacks: w[layout.kind_term(k, KindTerm::ZoneAttacks)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })
@@ -317,6 +346,8 @@ impl EvalWeights {
             passed_blocked: w[layout.blocked()],
             passed_own_royal: w[layout.royal_distance(false)],
             passed_enemy_royal: w[layout.royal_distance(true)],
+            storm: w[layout.storm()],
+            free_passed: w[layout.free_passed()],
             kinds,
         }
     }

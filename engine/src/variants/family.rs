@@ -3,6 +3,7 @@
 
 use super::chess;
 use crate::bitboard::Bitboard;
+use crate::eval::KindTerm;
 use crate::game::{Game, Material, RoyalCells, MAX_KINDS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Position, Variant};
@@ -263,7 +264,12 @@ impl<V: Variant> Game for Position<V> {
                     if let Some(ps) = structure.filter(|_| !is_pawn(r)) {
                         let file = ps.file[sq.index()];
                         if (file & pawns[c.index()]).is_empty() {
-                            sink.on_file(c, r, (file & pawns[(!c).index()]).is_empty());
+                            let term = if (file & pawns[(!c).index()]).is_empty() {
+                                KindTerm::OpenFile
+                            } else {
+                                KindTerm::HalfOpenFile
+                            };
+                            sink.kind_term(c, r, term, 1);
                         }
                     }
                     if role == rules.king {
@@ -273,7 +279,11 @@ impl<V: Variant> Game for Position<V> {
                     let (reach, attacks) = t.reach_and_attacks(c, role, sq, occ);
                     *role_attacks |= attacks;
                     sink.mobility(c, r, (reach & !own).count());
-                    zone_attacks += (reach & zone).count();
+                    let n = (reach & zone).count();
+                    if n > 0 {
+                        zone_attacks += n;
+                        sink.kind_term(c, r, KindTerm::ZoneAttacks, n);
+                    }
                 }
             }
             sink.king_attacks(c, zone_attacks);
@@ -305,6 +315,24 @@ impl<V: Variant> Game for Position<V> {
                     let [near, far] = ps.shelter[c.index()][k.index()];
                     details.shelter_near = (near & own).count();
                     details.shelter_far = (far & own).count();
+                    details.storm = ((near | far) & enemy).count();
+                }
+                // Outposts: in the enemy half, defended by a pawn, out of enemy pawns' reach.
+                for r in (0..nroles).filter(|&r| !is_pawn(r) && r != rules.king.index()) {
+                    let outposts = self
+                        .pieces(c, crate::Role(r as u8))
+                        .squares()
+                        .filter(|&sq| {
+                            let i = sq.index();
+                            2 * ps.relative_rank[c.index()][i] as usize >= ps.ranks
+                                && pawn_attacks.contains(sq)
+                                && (ps.front_span[c.index()][i] & ps.neighbour_files[i] & enemy)
+                                    .is_empty()
+                        })
+                        .count() as u32;
+                    if outposts > 0 {
+                        sink.kind_term(c, r, KindTerm::Outpost, outposts);
+                    }
                 }
                 let (mut doubled, mut isolated) = (0, 0);
                 for sq in own.squares() {
@@ -314,12 +342,15 @@ impl<V: Variant> Game for Position<V> {
                     } else if (ps.front_span[c.index()][i] & enemy).is_empty() {
                         let rank = ps.relative_rank[c.index()][i] as usize;
                         sink.passed(c, rank);
+                        let progress = crate::eval::passed_progress(rank, ps.ranks);
+                        if (ps.front_file[c.index()][i] & occ).is_empty() {
+                            details.free_passed += progress;
+                        }
                         let stop = ps.stop[c.index()][i];
                         if (stop & occ).any() {
                             details.blocked += 1;
                         }
                         if let Some(at) = stop.lsb().map(|s| topo.coord(s)) {
-                            let progress = crate::eval::passed_progress(rank, ps.ranks);
                             let distance = |k: Option<crate::geometry::Coord>| {
                                 k.map_or(0, |k| {
                                     let d = (k.file - at.file).abs().max((k.rank - at.rank).abs());

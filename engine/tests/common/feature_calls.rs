@@ -3,7 +3,7 @@
 //! `dai_mitregi.rs`). Each test file uses part of it.
 #![allow(dead_code)]
 
-use variantlab_engine::eval::PawnDetails;
+use variantlab_engine::eval::{KindTerm, PawnDetails};
 use variantlab_engine::{Color, Game};
 
 /// The pawn-structure and threat calls of one position.
@@ -15,7 +15,7 @@ pub struct FeatureCalls {
     pub multiple: Vec<(Color, bool)>,
     pub mobility: Vec<(Color, usize, u32)>,
     pub king_attacks: Vec<(Color, u32)>,
-    pub on_file: Vec<(Color, usize, bool)>,
+    pub kind_terms: Vec<(Color, usize, KindTerm, u32)>,
     pub details: Vec<(Color, PawnDetails)>,
 }
 
@@ -25,6 +25,13 @@ impl FeatureCalls {
         let mut calls = FeatureCalls::default();
         pos.eval_features(&mut calls);
         calls
+    }
+
+    /// The per-kind calls of `terms`, in the order made.
+    pub fn kind_terms_of(&self, terms: &[KindTerm]) -> Vec<(Color, usize, KindTerm, u32)> {
+        let mut t = self.kind_terms.clone();
+        t.retain(|c| terms.contains(&c.2));
+        t
     }
 
     /// The threatened-piece calls, White's first, by kind.
@@ -57,8 +64,8 @@ impl variantlab_engine::eval::FeatureSink for FeatureCalls {
     fn pawn_structure(&mut self, color: Color, doubled: u32, isolated: u32) {
         self.structure.push((color, doubled, isolated));
     }
-    fn on_file(&mut self, color: Color, kind: usize, open: bool) {
-        self.on_file.push((color, kind, open));
+    fn kind_term(&mut self, color: Color, kind: usize, term: KindTerm, count: u32) {
+        self.kind_terms.push((color, kind, term, count));
     }
     fn pawn_details(&mut self, color: Color, details: PawnDetails) {
         self.details.push((color, details));
