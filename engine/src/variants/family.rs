@@ -300,74 +300,7 @@ impl<V: Variant> Game for Position<V> {
             self.turn(),
         );
         if let Some(ps) = structure {
-            let topo = &rules.spec.topology;
-            let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
-            for c in Color::ALL {
-                let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
-                let pawn_attacks = (0..nroles)
-                    .filter(|&r| is_pawn(r))
-                    .fold(V::Bb::EMPTY, |acc, r| acc | attacked[c.index()][r]);
-                let mut details = crate::eval::PawnDetails {
-                    supported: (own & pawn_attacks).count(),
-                    ..Default::default()
-                };
-                if let Some(k) = self.king(c) {
-                    let [near, far] = ps.shelter[c.index()][k.index()];
-                    details.shelter_near = (near & own).count();
-                    details.shelter_far = (far & own).count();
-                    details.storm = ((near | far) & enemy).count();
-                }
-                // Outposts: in the enemy half, defended by a pawn, out of enemy pawns' reach.
-                for r in (0..nroles).filter(|&r| !is_pawn(r) && r != rules.king.index()) {
-                    let outposts = self
-                        .pieces(c, crate::Role(r as u8))
-                        .squares()
-                        .filter(|&sq| {
-                            let i = sq.index();
-                            2 * ps.relative_rank[c.index()][i] as usize >= ps.ranks
-                                && pawn_attacks.contains(sq)
-                                && (ps.front_span[c.index()][i] & ps.neighbour_files[i] & enemy)
-                                    .is_empty()
-                        })
-                        .count() as u32;
-                    if outposts > 0 {
-                        sink.kind_term(c, r, KindTerm::Outpost, outposts);
-                    }
-                }
-                let (mut doubled, mut isolated) = (0, 0);
-                for sq in own.squares() {
-                    let i = sq.index();
-                    if (ps.front_file[c.index()][i] & own).any() {
-                        doubled += 1;
-                    } else if (ps.front_span[c.index()][i] & enemy).is_empty() {
-                        let rank = ps.relative_rank[c.index()][i] as usize;
-                        sink.passed(c, rank);
-                        let progress = crate::eval::passed_progress(rank, ps.ranks);
-                        if (ps.front_file[c.index()][i] & occ).is_empty() {
-                            details.free_passed += progress;
-                        }
-                        let stop = ps.stop[c.index()][i];
-                        if (stop & occ).any() {
-                            details.blocked += 1;
-                        }
-                        if let Some(at) = stop.lsb().map(|s| topo.coord(s)) {
-                            let distance = |k: Option<crate::geometry::Coord>| {
-                                k.map_or(0, |k| {
-                                    let d = (k.file - at.file).abs().max((k.rank - at.rank).abs());
-                                    d.min(5) as u32 * progress
-                                })
-                            };
-                            details.own_royal_distance += distance(kings[c.index()]);
-                            details.enemy_royal_distance += distance(kings[(!c).index()]);
-                        }
-                    }
-                    if (ps.neighbour_files[i] & own).is_empty() {
-                        isolated += 1;
-                    }
-                }
-                sink.pawn_structure(c, doubled, isolated);
-                sink.pawn_details(c, details);
-            }
+            self.report_pawn_terms(sink, ps, pawns, &attacked, occ);
         }
     }
     fn pawn_ranks(&self) -> usize {
@@ -452,5 +385,92 @@ impl<V: Variant> Game for Position<V> {
             s.push(rules.letter(Color::Black, m.role()));
         }
         s
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// The pawn terms of a variant with pawn structure: passed, doubled, isolated and
+    /// supported pawns, the shelter and storm, the passed pawns' details and the outposts
+    /// (`eval::PawnDetails`, `KindTerm::Outpost`). `pawns`: each side's pawns; `attacked`:
+    /// the cells each side's roles attack.
+    fn report_pawn_terms<S: crate::eval::FeatureSink>(
+        &self,
+        sink: &mut S,
+        ps: &crate::rules::PawnStructure<V::Bb>,
+        pawns: [V::Bb; 2],
+        attacked: &[[V::Bb; MAX_KINDS]; 2],
+        occ: V::Bb,
+    ) {
+        let rules = V::rules();
+        let nroles = rules.tables.num_roles().min(MAX_KINDS);
+        let is_pawn = |r: usize| ps.roles >> r & 1 == 1;
+        let topo = &rules.spec.topology;
+        let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
+        for c in Color::ALL {
+            let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
+            let pawn_attacks = (0..nroles)
+                .filter(|&r| is_pawn(r))
+                .fold(V::Bb::EMPTY, |acc, r| acc | attacked[c.index()][r]);
+            let mut details = crate::eval::PawnDetails {
+                supported: (own & pawn_attacks).count(),
+                ..Default::default()
+            };
+            if let Some(k) = self.king(c) {
+                let [near, far] = ps.shelter[c.index()][k.index()];
+                details.shelter_near = (near & own).count();
+                details.shelter_far = (far & own).count();
+                details.storm = ((near | far) & enemy).count();
+            }
+            // Outposts: in the enemy half, defended by a pawn, out of enemy pawns' reach.
+            for r in (0..nroles).filter(|&r| !is_pawn(r) && r != rules.king.index()) {
+                let outposts = self
+                    .pieces(c, crate::Role(r as u8))
+                    .squares()
+                    .filter(|&sq| {
+                        let i = sq.index();
+                        2 * ps.relative_rank[c.index()][i] as usize >= ps.ranks
+                            && pawn_attacks.contains(sq)
+                            && (ps.front_span[c.index()][i] & ps.neighbour_files[i] & enemy)
+                                .is_empty()
+                    })
+                    .count() as u32;
+                if outposts > 0 {
+                    sink.kind_term(c, r, KindTerm::Outpost, outposts);
+                }
+            }
+            let (mut doubled, mut isolated) = (0, 0);
+            for sq in own.squares() {
+                let i = sq.index();
+                if (ps.front_file[c.index()][i] & own).any() {
+                    doubled += 1;
+                } else if (ps.front_span[c.index()][i] & enemy).is_empty() {
+                    let rank = ps.relative_rank[c.index()][i] as usize;
+                    sink.passed(c, rank);
+                    let progress = crate::eval::passed_progress(rank, ps.ranks);
+                    if (ps.front_file[c.index()][i] & occ).is_empty() {
+                        details.free_passed += progress;
+                    }
+                    let stop = ps.stop[c.index()][i];
+                    if (stop & occ).any() {
+                        details.blocked += 1;
+                    }
+                    if let Some(at) = stop.lsb().map(|s| topo.coord(s)) {
+                        let distance = |k: Option<crate::geometry::Coord>| {
+                            k.map_or(0, |k| {
+                                let d = (k.file - at.file).abs().max((k.rank - at.rank).abs());
+                                d.min(5) as u32 * progress
+                            })
+                        };
+                        details.own_royal_distance += distance(kings[c.index()]);
+                        details.enemy_royal_distance += distance(kings[(!c).index()]);
+                    }
+                }
+                if (ps.neighbour_files[i] & own).is_empty() {
+                    isolated += 1;
+                }
+            }
+            sink.pawn_structure(c, doubled, isolated);
+            sink.pawn_details(c, details);
+        }
     }
 }
