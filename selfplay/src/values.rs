@@ -17,8 +17,8 @@
 //!    covariance included). The fit stops with an error when IRLS does not converge.
 //! 3. **Balanced.** The same regression on the positions within one pawn of material balance
 //!    at the values being estimated, iterated to a fixed point ([`balanced`]): the exchange
-//!    rate at which trades are even, where a fit over every position is compressed by
-//!    saturation (a large lead wins about as surely as a larger one).
+//!    rate at which trades are even. In chess the fit over every position compresses the
+//!    dear pieces (in Stockfish's games as in ours), and near balance it does not.
 //!
 //! The "pawn" is the kind named `pawn`, or else the cheapest kind by default value.
 
@@ -442,14 +442,15 @@ pub const BALANCE_BAND: f64 = 1.0;
 const BALANCE_ROUNDS: usize = 40;
 
 /// The balanced method: the regression on the positions whose material is within
-/// [`BALANCE_BAND`] pawns of balance, valued at the estimates themselves. Why: a logistic fit
-/// over every position mostly learns how a lead converts, and a lead of a Queen wins hardly
-/// more often than a lead of a Rook (saturation), so the dear pieces come out compressed;
-/// near balance (a Knight against three pawns, a Rook against a minor piece and two pawns)
-/// the result is still open and says which trade is even. The band is measured with the
-/// values being estimated: starting from the fit over every position, each round refits on the positions
-/// within the band at the last round's values, moving half-way to the new ones, until no
-/// value moves by more than 0.01 pawn. The interval is the last fit's, given its positions.
+/// [`BALANCE_BAND`] pawns of balance, valued at the estimates themselves. Why: near balance
+/// (a Knight against three pawns, a Rook against a minor piece and two pawns) the result is
+/// still open and says which trade is even, what a designer asks; a fit over every position
+/// mostly learns from decided games, and in chess it prices the dear pieces low against the
+/// pawn (docs/piece-values.md). The band is measured with the values being estimated:
+/// starting from the fit over every position, each round refits on the positions within the
+/// band at the last round's values, moving half-way to the new ones, until no value moves by
+/// more than 0.01 pawn. The interval is the last fit's, given its positions (the band's own
+/// uncertainty is not counted).
 ///
 /// # Errors
 /// Those of [`regression`].
