@@ -438,6 +438,9 @@ pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec
 /// the balanced method's sample.
 pub const BALANCE_BAND: f64 = 1.0;
 
+/// What a failed fit of the balanced method was fitting.
+const NEAR_BALANCE: &str = "balanced: the positions within one pawn of material balance";
+
 /// Most rounds of the balanced method's fixed-point iteration.
 const BALANCE_ROUNDS: usize = 40;
 
@@ -473,7 +476,7 @@ fn balanced_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)]) -> Resu
     let mut settled = false;
     for _ in 0..BALANCE_ROUNDS {
         let rows = within_band(sample, &values);
-        let (_, fitted) = fit_values(sample, &rows, kinds, "balanced")?;
+        let (_, fitted) = fit_values(sample, &rows, kinds, "balanced").context(NEAR_BALANCE)?;
         let mut moved: f64 = 0.0;
         for (v, f) in values.iter_mut().zip(&fitted) {
             if let Some(f) = *f {
@@ -488,7 +491,7 @@ fn balanced_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)]) -> Resu
         }
     }
     let rows = within_band(sample, &values);
-    let (mut out, _) = fit_values(sample, &rows, kinds, "balanced")?;
+    let (mut out, _) = fit_values(sample, &rows, kinds, "balanced").context(NEAR_BALANCE)?;
     if !settled {
         for r in out.iter_mut().filter(|r| r.note.is_empty()) {
             r.note = format!("the values still moved after {BALANCE_ROUNDS} rounds");
