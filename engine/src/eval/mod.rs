@@ -8,16 +8,18 @@
 //!   Black, so one table serves both sides;
 //! - mobility per kind (cells a piece reaches), where the variant has cheap attack tables;
 //! - attacks on the cells around the enemy royal piece, and their square (an attack that
-//!   brings more pieces counts for more than the sum of its parts);
+//!   brings more pieces counts for more than the sum of its parts), and per attacking kind
+//!   in the chess family ([`KindTerm::ZoneAttacks`]);
 //! - threatened pieces per kind (attacked by a cheaper enemy piece, or attacked and not
 //!   defended), one weight for the side to move and one for the other, where the variant has
 //!   cheap attack tables, and whether a side has two or more of them (a fork);
 //! - pieces in hand per kind (drop variants), on top of their material;
 //! - a pair of a kind (two Bishops and more), from the material counts, for every variant;
 //! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
-//!   by rank from their owner's side, doubled and isolated pawns; the royal piece's pawn
-//!   shelter, pawns defended by pawns, blocked passed pawns and the royal pieces' distance
-//!   from a passed pawn's path; pieces per kind on half-open and open files);
+//!   by rank from their owner's side, doubled and isolated pawns; [`PawnDetails`]: the royal
+//!   piece's pawn shelter and the enemy pawns in it, pawns defended by pawns, blocked and
+//!   free passed pawns, the royal pieces' distance from a passed pawn's path; per kind
+//!   ([`KindTerm`]), pieces on half-open and open files and on outposts);
 //! - the side to move (tempo).
 //!
 //! The evaluation is linear in the weights, which is what lets `variantlab tune` fit them
