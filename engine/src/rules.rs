@@ -226,6 +226,11 @@ pub struct PawnStructure<B> {
 }
 
 impl<B: Bitboard> PawnStructure<B> {
+    /// Whether role index `r` is a pawn (a promoting role).
+    pub fn is_pawn(&self, r: usize) -> bool {
+        self.roles >> r & 1 == 1
+    }
+
     /// The tables for a board and its promoting roles, or `None` where a promoting piece
     /// moves or captures other than forwards or the board has levels.
     fn build(topo: &Topology, tables: &AttackTables<B>, roles: u64) -> Option<PawnStructure<B>> {

@@ -30,7 +30,6 @@ pub mod classic;
 mod weights;
 
 pub use classic::positional;
-
 pub use weights::{builtin, EvalWeights, KindWeights, Provenance, WeightsError};
 
 use crate::bitboard::Bitboard;

@@ -236,7 +236,7 @@ impl<V: Variant> Game for Position<V> {
         let nroles = t.num_roles().min(MAX_KINDS);
         // Each side's pawns, where the variant has pawn structure.
         let structure = rules.pawn_structure.as_ref();
-        let is_pawn = |r: usize| structure.is_some_and(|ps| ps.roles >> r & 1 == 1);
+        let is_pawn = |r: usize| structure.is_some_and(|ps| ps.is_pawn(r));
         let mut pawns = [V::Bb::EMPTY; 2];
         for r in (0..t.num_roles()).filter(|&r| is_pawn(r)) {
             for c in Color::ALL {
@@ -403,13 +403,12 @@ impl<V: Variant> Position<V> {
     ) {
         let rules = V::rules();
         let nroles = rules.tables.num_roles().min(MAX_KINDS);
-        let is_pawn = |r: usize| ps.roles >> r & 1 == 1;
         let topo = &rules.spec.topology;
         let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
         for c in Color::ALL {
             let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
             let pawn_attacks = (0..nroles)
-                .filter(|&r| is_pawn(r))
+                .filter(|&r| ps.is_pawn(r))
                 .fold(V::Bb::EMPTY, |acc, r| acc | attacked[c.index()][r]);
             let mut details = crate::eval::PawnDetails {
                 supported: (own & pawn_attacks).count(),
@@ -422,7 +421,7 @@ impl<V: Variant> Position<V> {
                 details.storm = ((near | far) & enemy).count();
             }
             // Outposts: in the enemy half, defended by a pawn, out of enemy pawns' reach.
-            for r in (0..nroles).filter(|&r| !is_pawn(r) && r != rules.king.index()) {
+            for r in (0..nroles).filter(|&r| !ps.is_pawn(r) && r != rules.king.index()) {
                 let outposts = self
                     .pieces(c, crate::Role(r as u8))
                     .squares()
