@@ -240,8 +240,14 @@ fn chess_reports_shelter_passed_pawn_details_files_outposts_and_zone_attacks() {
             )
         ]
     );
+    let terms = [
+        KindTerm::ZoneAttacks,
+        KindTerm::OpenFile,
+        KindTerm::HalfOpenFile,
+        KindTerm::Outpost,
+    ];
     assert_eq!(
-        calls.kind_terms,
+        calls.kind_terms_of(&terms),
         vec![
             (Color::White, 0, KindTerm::ZoneAttacks, 2),
             (Color::White, 4, KindTerm::ZoneAttacks, 1),
@@ -261,6 +267,29 @@ fn chess_reports_shelter_passed_pawn_details_files_outposts_and_zone_attacks() {
         KindTerm::Outpost,
     ];
     assert!(calls.details.is_empty() && calls.kind_terms_of(&pawn_terms).is_empty());
+}
+
+#[test]
+fn chess_reports_safe_checks_and_cramped_pieces() {
+    use variantlab_engine::eval::KindTerm;
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // Kinds: knight 1, bishop 2, rook 3. White's Knight on e4 reaches d6 and f6, from where it
+    // would check the King on e8; Black's Bishop on h2 attacks d6 (through g3, f4, e5), so
+    // only f6 is safe. The Rook on a1 reaches a8, from where it would check along the empty
+    // eighth rank, and nothing of Black's attacks a8. The Knight on g2 reaches e3, f4 and h4
+    // (three cells: not cramped); the Bishop on h1 reaches only g2, its own Knight: no cell,
+    // three below three. Black's Bishop reaches g3, a checking cell, but White's Knight on e4
+    // attacks it; Black's Rook stops at its own Bishop on h2 and reaches no checking cell.
+    let pos = G::from_text("4k2r/8/8/8/4N3/8/6Nb/R3K2B w - - 0 1").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    assert_eq!(
+        calls.kind_terms_of(&[KindTerm::SafeChecks, KindTerm::Cramped]),
+        vec![
+            (Color::White, 2, KindTerm::Cramped, 3),
+            (Color::White, 1, KindTerm::SafeChecks, 1),
+            (Color::White, 3, KindTerm::SafeChecks, 1),
+        ]
+    );
 }
 
 #[test]

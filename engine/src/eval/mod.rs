@@ -88,15 +88,25 @@ pub enum KindTerm {
     /// Attacks of the kind's pieces on the cells next to the enemy royal piece (on top of the
     /// royal-zone attacks of every kind together).
     ZoneAttacks,
+    /// Cells from which a piece of the kind would check the enemy royal piece, that one of
+    /// the kind can move to and that no enemy piece attacks (safe checks). Why: a royal
+    /// zone's attackers are a threat only where a check can follow.
+    SafeChecks,
+    /// How far below three cells a piece's mobility falls (`3 − cells`, at least 0). Why: a
+    /// piece with no move or one is worth much less than the linear mobility weight says (a
+    /// trapped piece), while each cell beyond a few adds little.
+    Cramped,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 4] = [
+    pub const ALL: [KindTerm; 6] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
         KindTerm::ZoneAttacks,
+        KindTerm::SafeChecks,
+        KindTerm::Cramped,
     ];
 }
 
@@ -335,6 +345,8 @@ impl Layout {
                 self.threatened(k, true),
                 self.threatened(k, false),
                 self.kind_term(k, KindTerm::ZoneAttacks),
+                self.kind_term(k, KindTerm::SafeChecks),
+                self.kind_term(k, KindTerm::Cramped),
             ]);
         }
         v

@@ -71,6 +71,12 @@ pub struct KindWeights {
     /// Per attack of a piece of the kind on a cell next to the enemy royal piece.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub zone_attacks: [i32; 2],
+    /// Per safe check of the kind (`eval::KindTerm::SafeChecks`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub safe_checks: [i32; 2],
+    /// Per cell a piece's mobility falls below three (`eval::KindTerm::Cramped`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cramped: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -82,12 +88,14 @@ pub struct KindWeights {
 
 impl KindWeights {
     /// The weights of the [`KindTerm`]s, in the order of [`KindTerm::ALL`].
-    fn terms(&self) -> [[i32; 2]; 4] {
+    fn terms(&self) -> [[i32; 2]; 6] {
         [
             self.half_open_file,
             self.open_file,
             self.outpost,
             self.zone_attacks,
+            self.safe_checks,
+            self.cramped,
         ]
     }
 }
@@ -320,6 +328,8 @@ impl EvalWeights {
                 open_file: w[layout.kind_term(k, KindTerm::OpenFile)],
                 outpost: w[layout.kind_term(k, KindTerm::Outpost)],
                 zone_attacks: w[layout.kind_term(k, KindTerm::ZoneAttacks)],
+                safe_checks: w[layout.kind_term(k, KindTerm::SafeChecks)],
+                cramped: w[layout.kind_term(k, KindTerm::Cramped)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })

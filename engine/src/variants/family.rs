@@ -243,8 +243,10 @@ impl<V: Variant> Game for Position<V> {
                 pawns[c.index()] |= self.pieces(c, crate::Role(r as u8));
             }
         }
-        // Cells each side's pieces of each role attack (could capture on), for the threats.
+        // Cells each side's pieces of each role attack (could capture on), for the threats,
+        // and reach (could move to), for the safe checks.
         let mut attacked = [[V::Bb::EMPTY; MAX_KINDS]; 2];
+        let mut reached = [[V::Bb::EMPTY; MAX_KINDS]; 2];
         for c in Color::ALL {
             let own = self.by_color(c);
             // The enemy royal piece's neighbourhood: the cells it could step to.
@@ -255,6 +257,7 @@ impl<V: Variant> Game for Position<V> {
             let mut zone_attacks = 0;
             for (r, role_attacks) in attacked[c.index()].iter_mut().enumerate().take(nroles) {
                 let role = crate::Role(r as u8);
+                let role_reach = &mut reached[c.index()][r];
                 for sq in self.pieces(c, role).squares() {
                     let cell = match c {
                         Color::White => sq,
@@ -278,7 +281,12 @@ impl<V: Variant> Game for Position<V> {
                     }
                     let (reach, attacks) = t.reach_and_attacks(c, role, sq, occ);
                     *role_attacks |= attacks;
-                    sink.mobility(c, r, (reach & !own).count());
+                    *role_reach |= reach;
+                    let mobility = (reach & !own).count();
+                    sink.mobility(c, r, mobility);
+                    if mobility < 3 {
+                        sink.kind_term(c, r, KindTerm::Cramped, 3 - mobility);
+                    }
                     let n = (reach & zone).count();
                     if n > 0 {
                         zone_attacks += n;
@@ -290,6 +298,24 @@ impl<V: Variant> Game for Position<V> {
             sink.king_danger(c, zone_attacks);
         }
         let any = attacked.map(|side| side[..nroles].iter().fold(V::Bb::EMPTY, |acc, &b| acc | b));
+        // Safe checks: cells from which a piece would attack the enemy royal piece (the
+        // piece's attacks seen from the royal cell, by the other side's pieces of the role),
+        // that a piece of the role reaches, not held by its side and not attacked by the
+        // enemy. Pawns (their pushes are no captures) and royal pieces have none.
+        for c in Color::ALL {
+            let Some(k) = self.king(!c) else { continue };
+            let free = !self.by_color(c) & !any[(!c).index()];
+            for r in (0..nroles).filter(|&r| !is_pawn(r) && r != rules.king.index()) {
+                let reach = reached[c.index()][r] & free;
+                if reach.is_empty() {
+                    continue;
+                }
+                let checks = (t.attacks(!c, crate::Role(r as u8), k, occ) & reach).count();
+                if checks > 0 {
+                    sink.kind_term(c, r, KindTerm::SafeChecks, checks);
+                }
+            }
+        }
         crate::eval::report_threats(
             sink,
             [&attacked[0][..nroles], &attacked[1][..nroles]],
