@@ -20,25 +20,44 @@ pub enum MoveKind {
     Promotion = 4,
     /// A piece placed from outside the board (the role says which).
     Drop = 5,
-    /// Variant-specific.
-    Special1 = 6,
-    /// Variant-specific.
-    Special2 = 7,
-    /// Variant-specific.
-    Special3 = 8,
+    /// Gateway: the Quantum King steps to another row (`to` is a cell of that row).
+    QuantumStep = 6,
+    /// Gateway: the Quantum King transforms into an Emperor on `to`.
+    Transform = 7,
+    /// Extreme 2D: a side's first turn, the King placed on `from` and the Heir on `to`.
+    RoyalPlacement = 8,
+    /// Extreme 2D: the King on `from` and the Heir on `to` swap their top discs.
+    RoyalSwap = 9,
+    /// Dialectic: the Thesis token steps to the dialectic cell `to`.
+    ThesisStep = 10,
+    /// Dialectic: the Antithesis token steps to the dialectic cell `to`.
+    AntithesisStep = 11,
+    /// Hegelian Dialectic: both tokens, sharing a cell, step together to `to` (the
+    /// Synthesis).
+    SynthesisStep = 12,
 }
 
 impl MoveKind {
-    const ALL: [MoveKind; 9] = [
+    /// Every kind, indexed by its code; the codes 13 to 15 are unused and read as `Normal`
+    /// (only a corrupt table entry could hold one, and a table move is checked against the
+    /// legal moves before it is played).
+    const ALL: [MoveKind; 16] = [
         MoveKind::Normal,
         MoveKind::DoubleStep,
         MoveKind::EnPassant,
         MoveKind::Castle,
         MoveKind::Promotion,
         MoveKind::Drop,
-        MoveKind::Special1,
-        MoveKind::Special2,
-        MoveKind::Special3,
+        MoveKind::QuantumStep,
+        MoveKind::Transform,
+        MoveKind::RoyalPlacement,
+        MoveKind::RoyalSwap,
+        MoveKind::ThesisStep,
+        MoveKind::AntithesisStep,
+        MoveKind::SynthesisStep,
+        MoveKind::Normal,
+        MoveKind::Normal,
+        MoveKind::Normal,
     ];
 }
 

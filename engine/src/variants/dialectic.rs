@@ -367,13 +367,13 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
         let t = tables();
         let us = self.turn;
         match m.kind() {
-            MoveKind::Special1 | MoveKind::Special2 | MoveKind::Special3 => {
+            MoveKind::ThesisStep | MoveKind::AntithesisStep | MoveKind::SynthesisStep => {
                 let cell = m.to().0 as u8;
                 self.hash ^= t.tok_t[self.thesis as usize] ^ t.tok_a[self.anti as usize];
-                if m.kind() != MoveKind::Special2 {
+                if m.kind() != MoveKind::AntithesisStep {
                     self.thesis = cell;
                 }
-                if m.kind() != MoveKind::Special1 {
+                if m.kind() != MoveKind::ThesisStep {
                     self.anti = cell;
                 }
                 self.hash ^= t.tok_t[self.thesis as usize] ^ t.tok_a[self.anti as usize];
@@ -667,11 +667,11 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
     fn gen_tokens(&self, out: &mut DialecticMoves) {
         let shared = self.thesis == self.anti;
         for (kind, cur, other) in [
-            (MoveKind::Special1, self.thesis, self.anti),
-            (MoveKind::Special2, self.anti, self.thesis),
-            (MoveKind::Special3, self.thesis, self.anti),
+            (MoveKind::ThesisStep, self.thesis, self.anti),
+            (MoveKind::AntithesisStep, self.anti, self.thesis),
+            (MoveKind::SynthesisStep, self.thesis, self.anti),
         ] {
-            if kind == MoveKind::Special3 && !(HEGELIAN && shared) {
+            if kind == MoveKind::SynthesisStep && !(HEGELIAN && shared) {
                 continue;
             }
             let (x, y) = ((cur % 3) as i8, (cur / 3) as i8);
@@ -685,8 +685,8 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                     continue; // [D4]
                 }
                 let (nt, na) = match kind {
-                    MoveKind::Special1 => (cell, self.anti),
-                    MoveKind::Special2 => (self.thesis, cell),
+                    MoveKind::ThesisStep => (cell, self.anti),
+                    MoveKind::AntithesisStep => (self.thesis, cell),
                     _ => (cell, cell),
                 };
                 if self.visited & (1u128 << (9 * nt as u32 + na as u32)) != 0 {
@@ -1167,7 +1167,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     }
     fn is_tactical(&self, m: Move) -> bool {
         match m.kind() {
-            MoveKind::Special1 | MoveKind::Special2 | MoveKind::Special3 => false,
+            MoveKind::ThesisStep | MoveKind::AntithesisStep | MoveKind::SynthesisStep => false,
             MoveKind::Promotion | MoveKind::EnPassant => true,
             _ => self.board[m.to().index()] != 0,
         }
@@ -1260,9 +1260,9 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn move_text(&self, m: Move) -> String {
         let cell = m.to().0;
         match m.kind() {
-            MoveKind::Special1 => format!("T{}{}", cell % 3, cell / 3),
-            MoveKind::Special2 => format!("A{}{}", cell % 3, cell / 3),
-            MoveKind::Special3 => format!("S{}{}", cell % 3, cell / 3),
+            MoveKind::ThesisStep => format!("T{}{}", cell % 3, cell / 3),
+            MoveKind::AntithesisStep => format!("A{}{}", cell % 3, cell / 3),
+            MoveKind::SynthesisStep => format!("S{}{}", cell % 3, cell / 3),
             k => {
                 let mut s = square_name(m.from().0 as u8) + &square_name(m.to().0 as u8);
                 if k == MoveKind::Promotion {

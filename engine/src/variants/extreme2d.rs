@@ -1045,7 +1045,7 @@ impl Extreme2d {
                     out.push(Move::new(
                         Square(k as u16),
                         Square(h as u16),
-                        MoveKind::Special1,
+                        MoveKind::RoyalPlacement,
                         Role(0),
                     ));
                 }
@@ -1121,7 +1121,7 @@ impl Extreme2d {
                 out.push(Move::new(
                     Square(ksq as u16),
                     Square(hsq as u16),
-                    MoveKind::Special2,
+                    MoveKind::RoyalSwap,
                     Role(0),
                 ));
             }
@@ -1183,12 +1183,12 @@ impl Game for Extreme2d {
         let us = self.turn.index();
         let (from, to) = (m.from().index(), m.to().index());
         match m.kind() {
-            MoveKind::Special1 => {
+            MoveKind::RoyalPlacement => {
                 self.put(from, stack(us, KING, 0, 0, 0));
                 self.put(to, stack(us, HEIR, 0, 0, 0));
                 self.halfmove = 0;
             }
-            MoveKind::Special2 => {
+            MoveKind::RoyalSwap => {
                 // [X6]: only the top discs change places; the powers stay.
                 let k = self.take(from);
                 let h = self.take(to);
@@ -1363,7 +1363,7 @@ impl Game for Extreme2d {
     fn is_tactical(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::Normal => self.cells[m.to().index()] != 0,
-            MoveKind::Promotion | MoveKind::Special1 => true,
+            MoveKind::Promotion | MoveKind::RoyalPlacement => true,
             _ => false,
         }
     }
@@ -1464,8 +1464,8 @@ impl Game for Extreme2d {
     fn move_text(&self, m: Move) -> String {
         let (from, to) = (name(m.from().index()), name(m.to().index()));
         match m.kind() {
-            MoveKind::Special1 => format!("K@{from},H@{to}"),
-            MoveKind::Special2 => format!("{from}<>{to}"),
+            MoveKind::RoyalPlacement => format!("K@{from},H@{to}"),
+            MoveKind::RoyalSwap => format!("{from}<>{to}"),
             MoveKind::Promotion => format!("{from}{to}h"),
             _ => format!("{from}{to}"),
         }

@@ -669,7 +669,7 @@ impl Gateway {
                     let m = Move::new(
                         Square(row as u16 * 4),
                         Square(n as u16 * 4),
-                        MoveKind::Special1,
+                        MoveKind::QuantumStep,
                         Role(0),
                     );
                     if keep(m) {
@@ -681,7 +681,7 @@ impl Gateway {
     }
 
     fn transformation(sq: Square) -> Move {
-        Move::new(sq, sq, MoveKind::Special2, Role(EMPEROR as u8))
+        Move::new(sq, sq, MoveKind::Transform, Role(EMPEROR as u8))
     }
 
     fn gen(&self, out: &mut GatewayMoves) {
@@ -714,7 +714,7 @@ impl Gateway {
             }
             let enemy_qk = self.has_quantum_king(them);
             self.pseudo(out, |m| {
-                if m.kind() != MoveKind::Special1
+                if m.kind() != MoveKind::QuantumStep
                     && !pinned.contains(m.from())
                     && (!enemy_qk || self.board[m.to().index()] == 0)
                 {
@@ -790,7 +790,7 @@ impl Gateway {
         let them = !us;
         let (from, to) = (m.from().index(), m.to().index());
         match m.kind() {
-            MoveKind::Special1 => {
+            MoveKind::QuantumStep => {
                 let row = (to / FILES) as u8;
                 let victims = tables().rows[row as usize] & self.by_color[them.index()];
                 for s in victims.squares() {
@@ -803,7 +803,7 @@ impl Gateway {
                     self.halfmove.saturating_add(1)
                 };
             }
-            MoveKind::Special2 => {
+            MoveKind::Transform => {
                 self.set_qk(us, NO_ROW);
                 self.put(to, us, EMPEROR);
                 self.halfmove = 0;
@@ -1279,10 +1279,10 @@ impl Game for Gateway {
 
     fn is_tactical(&self, m: Move) -> bool {
         match m.kind() {
-            MoveKind::Special1 => {
+            MoveKind::QuantumStep => {
                 (tables().rows[m.to().index() / FILES] & self.by_color[(!self.turn).index()]).any()
             }
-            MoveKind::Special2 => false,
+            MoveKind::Transform => false,
             MoveKind::Promotion => true,
             _ => self.board[m.to().index()] != 0,
         }
@@ -1291,7 +1291,7 @@ impl Game for Gateway {
     /// The Quantum King's moves (to a row, or its transformation) are its kind's.
     fn moving_kind(&self, m: Move) -> Option<usize> {
         match m.kind() {
-            MoveKind::Special1 | MoveKind::Special2 => Some(NROLES),
+            MoveKind::QuantumStep | MoveKind::Transform => Some(NROLES),
             _ => Piece::from_code(self.board[m.from().index()]).map(|p| p.role.index()),
         }
     }
@@ -1299,7 +1299,7 @@ impl Game for Gateway {
     /// A row capture of the Quantum King names no single victim.
     fn captured_kind(&self, m: Move) -> Option<usize> {
         match m.kind() {
-            MoveKind::Special1 | MoveKind::Special2 => None,
+            MoveKind::QuantumStep | MoveKind::Transform => None,
             _ => Piece::from_code(self.board[m.to().index()]).map(|p| p.role.index()),
         }
     }
@@ -1308,7 +1308,7 @@ impl Game for Gateway {
         let value = |r: usize| values.get(r).copied().unwrap_or(0);
         let role_at = |sq: usize| Piece::from_code(self.board[sq]).map(|p| p.role.index());
         match m.kind() {
-            MoveKind::Special1 => {
+            MoveKind::QuantumStep => {
                 let victims =
                     tables().rows[m.to().index() / FILES] & self.by_color[(!self.turn).index()];
                 let v: i32 = victims
@@ -1318,7 +1318,7 @@ impl Game for Gateway {
                     .sum();
                 16 * v - value(NROLES)
             }
-            MoveKind::Special2 => 0,
+            MoveKind::Transform => 0,
             kind => {
                 let attacker = role_at(m.from().index()).map_or(0, value);
                 let victim = role_at(m.to().index()).map_or(0, value);
@@ -1544,8 +1544,8 @@ impl Game for Gateway {
 
     fn move_text(&self, m: Move) -> String {
         match m.kind() {
-            MoveKind::Special1 => format!("K>{}", row_name(m.to().index() / FILES)),
-            MoveKind::Special2 => format!("T@{}", cell_name(m.to().index())),
+            MoveKind::QuantumStep => format!("K>{}", row_name(m.to().index() / FILES)),
+            MoveKind::Transform => format!("T@{}", cell_name(m.to().index())),
             MoveKind::Promotion => format!(
                 "{}{}{}",
                 cell_name(m.from().index()),
