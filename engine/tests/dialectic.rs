@@ -382,3 +382,36 @@ fn reader_never_panics() {
         let _ = Dialectic::from_text(&t);
     }
 }
+
+/// Hand-checked exchanges with the default values (Pawn 100, Philosopher 300, Rook 500,
+/// Great Philosopher 500).
+#[test]
+fn static_exchanges_follow_the_antithesis() {
+    let see = |text: &str, mv: &str| {
+        let p = basic(text);
+        let values: Vec<i32> = p.material_kinds().iter().map(|k| k.1).collect();
+        p.see(p.parse_move(mv).expect("legal"), &values)
+    };
+    // With the Antithesis on (2,1) the Philosopher on c3 captures like a Knight: an
+    // undefended pawn, then one a pawn on e6 defends.
+    let free = "4k3/8/8/3p4/8/2H5/8/4K3 w - - 0 1 T12A21";
+    assert_eq!(see(free, "c3d5"), Some(100));
+    let defended = "4k3/8/4p3/3p4/8/2H5/8/4K3 w - - 0 1 T12A21";
+    assert_eq!(see(defended, "c3d5"), Some(100 - 300));
+    // Taking a Philosopher makes a Great Philosopher (worth 500): undefended it gains the
+    // Great one; if the pawn then takes it, White has traded a Philosopher for one.
+    let philosopher = "4k3/8/8/3h4/8/2H5/8/4K3 w - - 0 1 T12A21";
+    assert_eq!(see(philosopher, "c3d5"), Some(500));
+    let traded = "4k3/8/4p3/3h4/8/2H5/8/4K3 w - - 0 1 T12A21";
+    assert_eq!(see(traded, "c3d5"), Some(0));
+    // With the Antithesis on (1,1) the Great Philosopher on a8 rides diagonally and defends
+    // d5 over b7 and c6; a Philosopher on b7 (attacking only a8, c8, a6 and c6) blocks it.
+    let great = "g3k3/8/8/3p4/8/8/8/3RK3 w - - 0 1 T12A11";
+    assert_eq!(see(great, "d1d5"), Some(100 - 500));
+    let blocked = "g3k3/1H6/8/3p4/8/8/8/3RK3 w - - 0 1 T12A11";
+    assert_eq!(see(blocked, "d1d5"), Some(100));
+    // A token step changes every Philosopher's reach: no single cell settles it.
+    let p = basic(free);
+    let step = p.parse_move("A11").expect("legal");
+    assert_eq!(p.see(step, &[0; 7]), None);
+}

@@ -9,7 +9,10 @@
 //! - mobility per kind (cells a piece reaches), where the variant has cheap attack tables;
 //! - attacks on the cells around the enemy royal piece, and their square (an attack that
 //!   brings more pieces counts for more than the sum of its parts), and per attacking kind
-//!   in the chess family ([`KindTerm::ZoneAttacks`]);
+//!   in the chess family ([`KindTerm::ZoneAttacks`]), with the safe checks each kind has
+//!   there ([`KindTerm::SafeChecks`]);
+//! - pieces with fewer than three cells to go to, per kind, in the chess family
+//!   ([`KindTerm::Cramped`]: mobility is worth more at its low end);
 //! - threatened pieces per kind (attacked by a cheaper enemy piece, or attacked and not
 //!   defended), one weight for the side to move and one for the other, where the variant has
 //!   cheap attack tables, and whether a side has two or more of them (a fork);

@@ -190,6 +190,17 @@ fn offset(sq: u8, dx: i8, dy: i8) -> Option<u8> {
     }
 }
 
+/// The cell of the pawn an en passant capture onto `ep` by `capturer` takes: one rank
+/// behind `ep` as the capturer sees it.
+#[inline]
+fn ep_victim(ep: u8, capturer: Color) -> u8 {
+    if capturer == Color::White {
+        ep - 8
+    } else {
+        ep + 8
+    }
+}
+
 #[inline]
 fn code(color: Color, role: u8) -> u8 {
     1 + role * 2 + color as u8
@@ -233,18 +244,33 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
     }
 
     /// Whether `sq` is attacked by `by`, with the current Antithesis.
+    #[inline]
     fn attacked(&self, sq: u8, by: Color) -> bool {
+        self.attackers_within::<true>(sq, self.occupied(), by) != 0
+    }
+
+    /// The pieces of `by` among the cells of `occ` that attack `sq` (with the current
+    /// Antithesis), `occ` blocking the rides: the set the static exchange takes its
+    /// recaptures from, with each capturer's cell emptied. With `ANY`, it stops at the first
+    /// attacker found (the legality test only asks whether there is one).
+    fn attackers_within<const ANY: bool>(&self, sq: u8, occ: u64, by: Color) -> u64 {
         let t = tables();
-        let own = |s: u8, roles: &[u8]| {
-            let c = self.board[s as usize];
-            roles.iter().any(|&r| c == code(by, r))
-        };
+        let mut found = 0u64;
+        let holds = |s: u8, role: u8| occ >> s & 1 != 0 && self.board[s as usize] == code(by, role);
+        macro_rules! add {
+            ($s:expr) => {{
+                found |= 1u64 << $s;
+                if ANY {
+                    return found;
+                }
+            }};
+        }
         // pawns
         let dy: i8 = if by == Color::White { -1 } else { 1 };
         for dx in [-1, 1] {
             if let Some(s) = offset(sq, dx, dy) {
-                if own(s, &[PAWN]) {
-                    return true;
+                if holds(s, PAWN) {
+                    add!(s);
                 }
             }
         }
@@ -252,8 +278,8 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
         while kb != 0 {
             let s = kb.trailing_zeros() as u8;
             kb &= kb - 1;
-            if own(s, &[KING]) {
-                return true;
+            if holds(s, KING) {
+                add!(s);
             }
         }
         for (dirs, roles) in [(ROOK_DIRS, [ROOK, QUEEN]), (BISHOP_DIRS, [BISHOP, QUEEN])] {
@@ -261,9 +287,9 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                 let mut s = sq;
                 while let Some(n) = offset(s, dx, dy) {
                     s = n;
-                    if self.board[s as usize] != 0 {
-                        if own(s, &roles) {
-                            return true;
+                    if occ >> s & 1 != 0 {
+                        if roles.iter().any(|&r| holds(s, r)) {
+                            add!(s);
                         }
                         break;
                     }
@@ -275,23 +301,24 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
         while lb != 0 {
             let s = lb.trailing_zeros() as u8;
             lb &= lb - 1;
-            if self.board[s as usize] == code(by, PHIL) {
-                return true;
+            if holds(s, PHIL) {
+                add!(s);
             }
         }
+        // Great Philosophers: only landing cells block.
         for &(dx, dy) in &t.vecs[a][..t.nvec[a]] {
             let mut s = sq;
             while let Some(n) = offset(s, dx, dy) {
                 s = n;
-                if self.board[s as usize] != 0 {
-                    if self.board[s as usize] == code(by, GREAT) {
-                        return true;
+                if occ >> s & 1 != 0 {
+                    if holds(s, GREAT) {
+                        add!(s);
                     }
                     break;
                 }
             }
         }
-        false
+        found
     }
 
     fn king_attacked(&self, side: Color) -> bool {
@@ -390,7 +417,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                 let mut placed = mover;
                 match kind {
                     MoveKind::EnPassant => {
-                        let cap = if us == Color::White { to - 8 } else { to + 8 };
+                        let cap = ep_victim(to, us);
                         captured = self.take(cap);
                     }
                     MoveKind::Promotion => placed = code(us, m.role().0),
@@ -457,7 +484,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
     /// passant capture exists). The en passant cell is recorded (and hashed) only then.
     fn ep_capturable(&self, ep: u8, side: Color) -> bool {
         // The double-stepped pawn stands just beyond the en passant cell.
-        let beyond = if side == Color::White { ep - 8 } else { ep + 8 };
+        let beyond = ep_victim(ep, side);
         [-1i8, 1]
             .iter()
             .filter_map(|&dx| offset(beyond, dx, 0))
@@ -863,11 +890,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                 ));
             }
             let ep = (b[0] - b'a') + 8 * (b[1] - b'1');
-            let pawn = if p.turn == Color::White {
-                ep - 8
-            } else {
-                ep + 8
-            };
+            let pawn = ep_victim(ep, p.turn);
             if p.board[pawn as usize] != code(!p.turn, PAWN) || p.board[ep as usize] != 0 {
                 return Err(PositionError::Setup(
                     "en passant square without the pawn that passed".into(),
@@ -1192,6 +1215,54 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             0
         };
         16 * victim - val(attacker) + promo
+    }
+    /// The exchange on the target cell of a plain move or capture (an en passant capture
+    /// too), from the attack walk with each capturer's cell emptied ([`crate::see`]).
+    /// [D] A Philosopher's capture of a (Great) Philosopher counts its promotion to a Great
+    /// Philosopher; a promotion in a later recapture is not counted. Token steps, pawn
+    /// double steps, promotions and castling answer `None`, as in the chess family: a token
+    /// step changes every Philosopher's reach at once, so no single cell settles it.
+    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
+        use crate::see::{exchange_on_bitboards, ROYAL};
+        let value = |r: u8| values.get(r as usize).copied().unwrap_or(0);
+        let role_of = |c: u8| (c - 1) >> 1;
+        let worth = |c: u8| match role_of(c) {
+            KING => ROYAL,
+            r => value(r),
+        };
+        let (from, to) = (m.from().0 as u8, m.to().0 as u8);
+        let mover = self.board[from as usize];
+        if mover == 0 {
+            return None;
+        }
+        let mut occ = self.occupied() & !(1u64 << from);
+        let (victim, on_target) = match m.kind() {
+            MoveKind::Normal => {
+                let captured = self.board[to as usize];
+                if captured == 0 {
+                    (0, worth(mover))
+                } else if role_of(mover) == PHIL && matches!(role_of(captured), PHIL | GREAT) {
+                    let gain = value(GREAT) - value(PHIL);
+                    (value(role_of(captured)) + gain, value(GREAT))
+                } else {
+                    (value(role_of(captured)), worth(mover))
+                }
+            }
+            MoveKind::EnPassant => {
+                let cap = ep_victim(to, self.turn);
+                occ &= !(1u64 << cap);
+                (value(PAWN), worth(mover))
+            }
+            _ => return None,
+        };
+        Some(exchange_on_bitboards(
+            victim,
+            on_target,
+            crate::bitboard::Bb64(occ),
+            !self.turn,
+            |occ, by| crate::bitboard::Bb64(self.attackers_within::<false>(to, occ.0, by)),
+            |sq| Some(self.board[sq.index()]).filter(|&c| c != 0).map(worth),
+        ))
     }
     fn diagram(&self) -> crate::diagram::Diagram {
         use crate::diagram::{Diagram, DiagramLabel, Occupant};
