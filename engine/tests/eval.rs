@@ -293,6 +293,67 @@ fn chess_reports_safe_checks_and_cramped_pieces() {
 }
 
 #[test]
+fn dialectic_reports_mobility_by_the_tokens_and_threats() {
+    use variantlab_engine::eval::KindTerm;
+    use variantlab_engine::variants::dialectic::Dialectic;
+    // Kinds: pawn 0, philosopher 1. With the Thesis on (1,1) the Philosopher on d4 moves
+    // quietly like a Ferz (c3, e3, c5, e5) and with the Antithesis on (2,1) captures like a
+    // Knight (the pawn on e6): five cells. Black's pawn on e6 reaches only e5 (no capture on
+    // d5 or f5): one cell, two below three. Nothing defends it, so it is threatened (White
+    // moves next). Neither side reaches a cell next to the enemy King.
+    let pos = Dialectic::from_text("4k3/8/4p3/8/3H4/8/8/4K3 w - - 0 1 T11A21").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    assert_eq!(
+        calls.mobility,
+        vec![(Color::White, 1, 5), (Color::Black, 0, 1)]
+    );
+    assert_eq!(
+        calls.kind_terms_of(&[KindTerm::Cramped, KindTerm::ZoneAttacks]),
+        vec![(Color::Black, 0, KindTerm::Cramped, 2)]
+    );
+    assert_eq!(
+        calls.king_attacks,
+        vec![(Color::White, 0), (Color::Black, 0)]
+    );
+    assert_eq!(calls.threatened, vec![(Color::Black, 0, false, 1)]);
+    // With the tokens swapped the Philosopher moves like a Knight and captures like a Ferz:
+    // b3, b5, c2, c6, e2, f3, f5 (e6 is held), eight less one.
+    let swapped = Dialectic::from_text("4k3/8/4p3/8/3H4/8/8/4K3 w - - 0 1 T21A11").unwrap();
+    assert_eq!(FeatureCalls::of(&swapped).mobility[0], (Color::White, 1, 7));
+}
+
+#[test]
+fn extreme2d_reports_mobility_per_power_and_royal_zone_attacks() {
+    use variantlab_engine::eval::KindTerm;
+    use variantlab_engine::variants::extreme2d::Extreme2d;
+    // Kinds: pawn 0, red 1, blue 2, yellow 3. White's Rook stack on a5 slides to a6-a10,
+    // a4-a2 (its King on a1 stops it) and b5-d5 (its Pawn on e5): 11. The Pawn steps to e6.
+    // The Bishop stack on h7 slides to i8 and j9, g8-e10, i6-j5 and g6-b1: 13, and j9 is next
+    // to Black's King on j10. Black's Knight stack on h8 leaps to g10, i10, f9, j9, f7, j7,
+    // g6 and i6: 8. White's King reaches nothing of Black's zone by a power.
+    let text = "White: Ka1, (r)a5, Pe5, (b)h7. Black: Kj10, (y)h8. White to move.";
+    let pos = Extreme2d::from_text(text).unwrap();
+    let calls = FeatureCalls::of(&pos);
+    assert_eq!(
+        calls.mobility,
+        vec![
+            (Color::White, 1, 11),
+            (Color::White, 0, 1),
+            (Color::White, 2, 13),
+            (Color::Black, 3, 8)
+        ]
+    );
+    assert_eq!(
+        calls.king_attacks,
+        vec![(Color::White, 1), (Color::Black, 0)]
+    );
+    assert_eq!(
+        calls.kind_terms_of(&[KindTerm::ZoneAttacks]),
+        vec![(Color::White, 2, KindTerm::ZoneAttacks, 1)]
+    );
+}
+
+#[test]
 fn pawn_structure_only_where_pawns_only_move_forward() {
     for kind in VariantKind::ALL {
         with_variant!(kind, G => {

@@ -200,3 +200,39 @@ fn configured_values_override_only_the_kinds_they_name() {
     assert!(pawnless.abs() < 100, "{pawnless}");
     assert_eq!(plain.evaluate(&r), zero_queen.evaluate(&r));
 }
+
+/// The static evaluation shrinks with the move-count clock, to half at the rule's end, unless
+/// the technique is off; a variant without the rule (Dai Mitregi) keeps it whole.
+#[test]
+fn move_rule_scaling_halves_the_evaluation_at_the_rules_end() {
+    use variantlab_engine::search::Technique;
+    type G = Position<Chess>;
+    let at = |clock: u32| {
+        G::from_text(&format!("4k3/8/8/8/8/8/4P3/R3K3 w - - {clock} 80")).expect("valid")
+    };
+    // A first search builds the variant's evaluator. The technique is off by default.
+    let mut s = Searcher::new(SearchConfig {
+        disabled: Technique::DEFAULT_OFF & !(Technique::MoveRuleScaling as u32),
+        ..SearchConfig::default()
+    });
+    s.search(&at(0), &[], Limits::depth(1));
+    let fresh = s.static_eval(&at(0));
+    assert!(fresh > 300, "{fresh}");
+    assert_eq!(s.static_eval(&at(50)), fresh * 150 / 200);
+    assert_eq!(s.static_eval(&at(100)), fresh / 2);
+    let mut off = Searcher::new(SearchConfig::default());
+    off.search(&at(0), &[], Limits::depth(1));
+    assert_eq!(off.static_eval(&at(100)), off.static_eval(&at(0)));
+    assert_eq!(off.static_eval(&at(0)), fresh);
+    use variantlab_engine::variants::dai_mitregi::DaiMitregi;
+    // Ten plies in, its clock (plies since the position was read) is 10.
+    let mut dm = DaiMitregi::start();
+    for _ in 0..10 {
+        let mut moves = Default::default();
+        dm.legal_moves(&mut moves);
+        dm.play_unchecked(moves.as_ref()[0]);
+    }
+    assert_eq!(dm.halfmove_clock(), 10);
+    s.search(&dm, &[], Limits::depth(1));
+    assert_eq!(s.static_eval(&dm), s.evaluate(&dm));
+}

@@ -194,11 +194,16 @@ pub enum Technique {
     /// default), is added to later static evaluations of positions with the same key before
     /// the pruning decisions and the quiescence search's stand pat use them.
     CorrectionHistory = 262144,
+    /// Move-rule scaling: the static evaluation shrinks as the move-count clock runs, to half
+    /// its size when the rule would end the game (`(2R − clock) / 2R` for a rule of `R`
+    /// plies; nothing for a variant without the rule). A side ahead then prefers the move
+    /// that resets the clock (a capture, a pawn move) to shuffling towards a draw.
+    MoveRuleScaling = 524288,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 19] = [
+    pub const ALL: [Technique; 20] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -218,6 +223,7 @@ impl Technique {
         Technique::CaptureReductions,
         Technique::SingularExtensions,
         Technique::CorrectionHistory,
+        Technique::MoveRuleScaling,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -229,7 +235,8 @@ impl Technique {
         | Technique::HistoryPruning as u32
         | Technique::DeltaPruning as u32
         | Technique::CaptureReductions as u32
-        | Technique::CorrectionHistory as u32;
+        | Technique::CorrectionHistory as u32
+        | Technique::MoveRuleScaling as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -253,6 +260,7 @@ impl Technique {
             Technique::CaptureReductions => "capture_reductions",
             Technique::SingularExtensions => "singular_extensions",
             Technique::CorrectionHistory => "correction_history",
+            Technique::MoveRuleScaling => "move_rule_scaling",
         }
     }
 
@@ -740,6 +748,20 @@ impl Searcher {
         score
     }
 
+    /// [`Searcher::evaluate`] scaled by the move-count clock ([`Technique::MoveRuleScaling`]):
+    /// the score the search uses. The clock is not in the position's key, so the scaling
+    /// comes after the evaluation cache.
+    pub fn static_eval<G: Game>(&self, pos: &G) -> i32 {
+        let score = self.evaluate(pos);
+        let rule = pos.move_rule_plies();
+        if rule == u32::MAX || !self.on(Technique::MoveRuleScaling) {
+            return score;
+        }
+        let rule = rule as i64;
+        let left = 2 * rule - (pos.halfmove_clock() as i64).min(rule);
+        (score as i64 * left / (2 * rule)) as i32
+    }
+
     /// The mop-up term from the side to move's point of view (see [`Technique::MopUp`]).
     /// A linear evaluation of cells cannot say it: the right cell for the lone royal piece's
     /// opponent depends on where the lone one stands. Without it the engine drew K+Q against
@@ -1122,7 +1144,7 @@ impl Searcher {
         let (raw_eval, slot, eval) = if in_check {
             (NO_EVAL, None, NO_EVAL)
         } else {
-            let (raw, slot) = (self.evaluate(pos), self.correction_slot(pos));
+            let (raw, slot) = (self.static_eval(pos), self.correction_slot(pos));
             (raw, slot, raw + self.correction(slot))
         };
         self.evals[p] = eval;
@@ -1491,7 +1513,7 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         if ply as usize >= MAX_PLY {
-            return self.evaluate(pos);
+            return self.static_eval(pos);
         }
         let table = self.on(Technique::QuiescenceTable);
         let key = pos.hash();
@@ -1509,7 +1531,7 @@ impl Searcher {
         // stalemate behind a cut-off stand-pat score is left to the main search.
         if !in_check {
             let slot = self.correction_slot(pos);
-            let stand = self.evaluate(pos) + self.correction(slot);
+            let stand = self.static_eval(pos) + self.correction(slot);
             if stand >= beta {
                 if store {
                     self.tt.store(key, ply, 0, stand, Bound::Lower, None);

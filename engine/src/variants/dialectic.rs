@@ -231,6 +231,16 @@ pub struct DialecticPos<const HEGELIAN: bool> {
 
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const QUEEN_DIRS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
 
 impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
     #[inline]
@@ -319,6 +329,72 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
             }
         }
         found
+    }
+
+    /// The cells the piece on `from` (of `color`) reaches by a move or a capture, and the cells
+    /// it attacks (could capture on; its own pieces there are defended), with the tokens as
+    /// they stand: what the evaluation's activity terms need. Castling and en passant are
+    /// left out.
+    fn reach_and_attacks(&self, from: u8, color: Color) -> (u64, u64) {
+        let t = tables();
+        let occ = self.occupied();
+        let enemy = self.occ[(!color).index()];
+        let ride = |dirs: &[(i8, i8)], stop_before: bool| {
+            let mut cells = 0u64;
+            for &(dx, dy) in dirs {
+                let mut s = from;
+                while let Some(n) = offset(s, dx, dy) {
+                    s = n;
+                    if occ >> s & 1 != 0 {
+                        if !stop_before {
+                            cells |= 1 << s;
+                        }
+                        break;
+                    }
+                    cells |= 1 << s;
+                }
+            }
+            cells
+        };
+        let (thesis, anti) = (self.thesis as usize, self.anti as usize);
+        match (self.board[from as usize] - 1) >> 1 {
+            PAWN => {
+                let dy = if color == Color::White { 1 } else { -1 };
+                let attacks = [-1, 1]
+                    .into_iter()
+                    .filter_map(|dx| offset(from, dx, dy))
+                    .fold(0u64, |acc, s| acc | 1 << s);
+                let push = offset(from, 0, dy)
+                    .filter(|&s| occ >> s & 1 == 0)
+                    .map_or(0, |s| 1u64 << s);
+                (push | attacks & enemy, attacks)
+            }
+            PHIL => {
+                let attacks = t.leap[anti][from as usize];
+                (
+                    t.leap[thesis][from as usize] & !occ | attacks & enemy,
+                    attacks,
+                )
+            }
+            KING => (t.king[from as usize], t.king[from as usize]),
+            GREAT => {
+                // Quiet rides by the Thesis vectors; captures on the first occupied landing
+                // cell of an Antithesis vector (only landing cells block).
+                let quiet = ride(&t.vecs[thesis][..t.nvec[thesis]], true);
+                let reach = ride(&t.vecs[anti][..t.nvec[anti]], false);
+                let attacks = reach & occ;
+                (quiet | attacks & enemy, attacks)
+            }
+            role => {
+                let dirs: &[(i8, i8)] = match role {
+                    BISHOP => &BISHOP_DIRS,
+                    ROOK => &ROOK_DIRS,
+                    _ => &QUEEN_DIRS,
+                };
+                let cells = ride(dirs, false);
+                (cells, cells)
+            }
+        }
     }
 
     fn king_attacked(&self, side: Color) -> bool {
@@ -617,16 +693,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                     let dirs: &[(i8, i8)] = match role {
                         BISHOP => &BISHOP_DIRS,
                         ROOK => &ROOK_DIRS,
-                        _ => &[
-                            (1, 0),
-                            (-1, 0),
-                            (0, 1),
-                            (0, -1),
-                            (1, 1),
-                            (1, -1),
-                            (-1, 1),
-                            (-1, -1),
-                        ],
+                        _ => &QUEEN_DIRS,
                     };
                     for &(dx, dy) in dirs {
                         let mut s = from;
@@ -1167,7 +1234,13 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             dims: (8, 8, 1),
         })
     }
+    /// Every piece on its cell; where the weights use them (`FeatureSink::wants_activity`),
+    /// mobility per kind and cramped pieces, attacks on the cells next to the enemy King
+    /// (per kind too), and threatened pieces, as the chess family counts them, with the
+    /// tokens as they stand.
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        use crate::bitboard::Bb64;
+        use crate::eval::KindTerm;
         for (sq, &c) in self.board.iter().enumerate() {
             if c != 0 {
                 let side = ((c - 1) & 1) as usize;
@@ -1175,6 +1248,52 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
                 sink.piece(Color::ALL[side], ((c - 1) >> 1) as usize, cell);
             }
         }
+        if !sink.wants_activity() {
+            return;
+        }
+        let t = tables();
+        const ROLES: usize = NAMES.len();
+        let mut attacked = [[Bb64(0); ROLES]; 2];
+        let mut pieces = [[Bb64(0); ROLES]; 2];
+        for c in Color::ALL {
+            let own = self.occ[c.index()];
+            let zone = t.king[self.kings[(!c).index()] as usize];
+            let mut zone_attacks = 0;
+            let mut bb = own;
+            while bb != 0 {
+                let sq = bb.trailing_zeros() as u8;
+                bb &= bb - 1;
+                let role = ((self.board[sq as usize] - 1) >> 1) as usize;
+                pieces[c.index()][role].0 |= 1 << sq;
+                let (reach, attacks) = self.reach_and_attacks(sq, c);
+                attacked[c.index()][role].0 |= attacks;
+                if role == KING as usize {
+                    continue;
+                }
+                let mobility = (reach & !own).count_ones();
+                sink.mobility(c, role, mobility);
+                if mobility < 3 {
+                    sink.kind_term(c, role, KindTerm::Cramped, 3 - mobility);
+                }
+                let n = (reach & zone).count_ones();
+                if n > 0 {
+                    zone_attacks += n;
+                    sink.kind_term(c, role, KindTerm::ZoneAttacks, n);
+                }
+            }
+            sink.king_attacks(c, zone_attacks);
+            sink.king_danger(c, zone_attacks);
+        }
+        let any = attacked.map(|side| Bb64(side.iter().fold(0, |acc, b| acc | b.0)));
+        crate::eval::report_threats(
+            sink,
+            [&attacked[0], &attacked[1]],
+            any,
+            KING as usize,
+            |r| VALUES[r],
+            |c, r| pieces[c.index()][r],
+            self.turn,
+        );
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         NAMES.iter().copied().zip(VALUES).collect()

@@ -636,30 +636,89 @@ impl Extreme2d {
     #[inline]
     fn targets(&self, from: usize, s: u16, occ: u128) -> u128 {
         let t = tables();
+        let [red, blue, yellow] = self.power_targets(from, s, occ);
+        let royal = if role(s) != PLAIN { t.king[from] } else { 0 };
+        royal | red | blue | yellow
+    }
+
+    /// Destinations of stack `s` on `from` by each of its powers (red, blue, yellow; own
+    /// cells included, nothing where it has no disc of the colour): what the move generator
+    /// joins, and what the evaluation's mobility counts per disc kind.
+    #[inline]
+    fn power_targets(&self, from: usize, s: u16, occ: u128) -> [u128; 3] {
+        let t = tables();
         let row = &t.ortho[from * N..from * N + N];
-        let mut tg = 0;
-        if role(s) != PLAIN {
-            tg |= t.king[from];
-        }
         // [X8]: a second disc extends the first (the slide is the 1-wide area).
-        match reds(s) {
-            0 => {}
-            1 => tg |= area_targets(t.rook_lines[from], row, occ),
-            _ => tg |= area_targets(t.all_other[from], row, occ),
-        }
+        let red = match reds(s) {
+            0 => 0,
+            1 => area_targets(t.rook_lines[from], row, occ),
+            _ => area_targets(t.all_other[from], row, occ),
+        };
         let row = &t.diag[from * N..from * N + N];
-        match blues(s) {
-            0 => {}
-            1 => tg |= area_targets(t.bishop_lines[from], row, occ),
-            _ => tg |= area_targets(t.diag_reach[from], row, occ),
-        }
-        match yellows(s) {
-            0 => {}
+        let blue = match blues(s) {
+            0 => 0,
+            1 => area_targets(t.bishop_lines[from], row, occ),
+            _ => area_targets(t.diag_reach[from], row, occ),
+        };
+        let yellow = match yellows(s) {
+            0 => 0,
             // [X9]: the 2x3 area leap is the Knight leap.
-            1 => tg |= t.knight[from],
-            _ => tg |= area_targets(t.night_lines[from], &t.night[from * N..from * N + N], occ),
+            1 => t.knight[from],
+            _ => area_targets(t.night_lines[from], &t.night[from * N..from * N + N], occ),
+        };
+        [red, blue, yellow]
+    }
+
+    /// Mobility per disc kind (the cells each power of a stack reaches that its side does not
+    /// hold; a Pawn's step), and attacks on the cells next to the enemy King, in all and per
+    /// disc kind (a stack's royal steps count for neither).
+    fn report_activity<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        use crate::eval::KindTerm;
+        let t = tables();
+        let occ = self.occ[0].0 | self.occ[1].0;
+        for c in Color::ALL {
+            let (us, them) = (c.index(), 1 - c.index());
+            let own = self.occ[us].0;
+            let zone = match self.king_sq[them] {
+                NO_SQ => 0,
+                k => t.king[k as usize],
+            };
+            let mut zone_attacks = 0;
+            let mut stacks = own;
+            while stacks != 0 {
+                let from = stacks.trailing_zeros() as usize;
+                stacks &= stacks - 1;
+                let s = self.cells[from];
+                if is_pawn(s) {
+                    // [X3]: one step forward, onto an empty cell or an enemy.
+                    let ahead = if us == 0 {
+                        from + W
+                    } else {
+                        from.wrapping_sub(W)
+                    };
+                    let step = (ahead < N && own >> ahead & 1 == 0) as u32;
+                    sink.mobility(c, 0, step);
+                    if ahead < N && zone >> ahead & 1 != 0 {
+                        zone_attacks += 1;
+                        sink.kind_term(c, 0, KindTerm::ZoneAttacks, 1);
+                    }
+                    continue;
+                }
+                for (i, cells) in self.power_targets(from, s, occ).into_iter().enumerate() {
+                    if cells == 0 {
+                        continue;
+                    }
+                    sink.mobility(c, i + 1, (cells & !own).count_ones());
+                    let n = (cells & zone).count_ones();
+                    if n > 0 {
+                        zone_attacks += n;
+                        sink.kind_term(c, i + 1, KindTerm::ZoneAttacks, n);
+                    }
+                }
+            }
+            sink.king_attacks(c, zone_attacks);
+            sink.king_danger(c, zone_attacks);
         }
-        tg
     }
 
     /// Validates the cells and builds the position.
@@ -1336,6 +1395,9 @@ impl Game for Extreme2d {
                 KING => sink.piece(color, 5, cell),
                 _ => {}
             }
+        }
+        if sink.wants_activity() {
+            self.report_activity(sink);
         }
     }
 
