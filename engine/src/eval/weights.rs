@@ -435,6 +435,7 @@ const EMBEDDED: &[(&str, &str)] = &[
         "dialectic-hegelian",
         include_str!("../../../data/eval/dialectic-hegelian.json"),
     ),
+    ("gateway", include_str!("../../../data/eval/gateway.json")),
 ];
 
 /// The embedded default weights of a variant, parsed once.
