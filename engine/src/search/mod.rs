@@ -738,10 +738,19 @@ impl Searcher {
                 return v;
             }
         }
-        let mut score = self.evaluate_position(pos);
-        if self.on(Technique::MopUp) {
-            score += self.mop_up(pos);
-        }
+        let mop_up = if self.on(Technique::MopUp) {
+            self.mop_up(pos)
+        } else {
+            0
+        };
+        // Against a bare royal piece only the material and the mating net count (the
+        // positional terms of a fitted evaluation were learnt from other positions, and in
+        // Gateway they kept the strong side from driving a lone Emperor into a corner).
+        let score = if mop_up != 0 && self.bare_royal(pos) {
+            self.material_balance(pos) + mop_up
+        } else {
+            self.evaluate_position(pos) + mop_up
+        };
         if let Some((key, slot)) = slot {
             slot.set((key, score));
         }
@@ -822,16 +831,33 @@ impl Searcher {
                 return e.evaluate(pos);
             }
         }
-        let m = pos.material();
-        let us = pos.turn().index();
-        let mut score = 0;
-        for (k, v) in self.values.iter().enumerate() {
-            score += (m[us][k] as i32 - m[1 - us][k] as i32) * v;
-        }
+        let mut score = self.material_balance(pos);
         if self.config.positional {
             score += pos.positional();
         }
         score
+    }
+
+    /// The material of the side to move less the other's, at the search's values.
+    fn material_balance<G: Game>(&self, pos: &G) -> i32 {
+        let m = pos.material();
+        let us = pos.turn().index();
+        self.values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| (m[us][k] as i32 - m[1 - us][k] as i32) * v)
+            .sum()
+    }
+
+    /// Whether one side has nothing of any value left (its royal piece alone).
+    fn bare_royal<G: Game>(&self, pos: &G) -> bool {
+        let m = pos.material();
+        (0..2).any(|c| {
+            self.values
+                .iter()
+                .enumerate()
+                .all(|(k, &v)| v == 0 || m[c][k] == 0)
+        })
     }
 
     /// A flag another thread may set to stop the search (checked every 1024 nodes); the
