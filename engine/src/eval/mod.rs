@@ -145,6 +145,31 @@ pub fn passed_progress(rank: usize, ranks: usize) -> u32 {
     rank.saturating_sub(ranks / 4) as u32
 }
 
+/// A piece reaching fewer cells than this counts as cramped ([`KindTerm::Cramped`]).
+pub const CRAMPED_BELOW: u32 = 3;
+
+/// Reports one non-royal piece's activity to `sink`: its `mobility` (cells it reaches that
+/// its side does not hold), how far that falls below [`CRAMPED_BELOW`], and its `zone`
+/// attacks on the cells next to the enemy royal piece ([`KindTerm::ZoneAttacks`]). Returns
+/// `zone`, for the side's total. Shared by the variants whose pieces have a single reach set
+/// (the chess family, Dialectic).
+pub fn report_piece_activity<S: FeatureSink>(
+    sink: &mut S,
+    color: Color,
+    kind: usize,
+    mobility: u32,
+    zone: u32,
+) -> u32 {
+    sink.mobility(color, kind, mobility);
+    if mobility < CRAMPED_BELOW {
+        sink.kind_term(color, kind, KindTerm::Cramped, CRAMPED_BELOW - mobility);
+    }
+    if zone > 0 {
+        sink.kind_term(color, kind, KindTerm::ZoneAttacks, zone);
+    }
+    zone
+}
+
 /// Reports threatened pieces and forks to `sink`, for a variant that knows each side's attack
 /// sets. `attacked[side][role]`: the cells that side's pieces of that role attack; `any[side]`:
 /// every cell the side attacks, its royal piece included (which attacks and defends, but is

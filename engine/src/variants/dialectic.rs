@@ -1240,7 +1240,6 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     /// tokens as they stand.
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         use crate::bitboard::Bb64;
-        use crate::eval::KindTerm;
         for (sq, &c) in self.board.iter().enumerate() {
             if c != 0 {
                 let side = ((c - 1) & 1) as usize;
@@ -1270,16 +1269,13 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
                 if role == KING as usize {
                     continue;
                 }
-                let mobility = (reach & !own).count_ones();
-                sink.mobility(c, role, mobility);
-                if mobility < 3 {
-                    sink.kind_term(c, role, KindTerm::Cramped, 3 - mobility);
-                }
-                let n = (reach & zone).count_ones();
-                if n > 0 {
-                    zone_attacks += n;
-                    sink.kind_term(c, role, KindTerm::ZoneAttacks, n);
-                }
+                zone_attacks += crate::eval::report_piece_activity(
+                    sink,
+                    c,
+                    role,
+                    (reach & !own).count_ones(),
+                    (reach & zone).count_ones(),
+                );
             }
             sink.king_attacks(c, zone_attacks);
             sink.king_danger(c, zone_attacks);

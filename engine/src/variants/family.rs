@@ -282,16 +282,13 @@ impl<V: Variant> Game for Position<V> {
                     let (reach, attacks) = t.reach_and_attacks(c, role, sq, occ);
                     *role_attacks |= attacks;
                     *role_reach |= reach;
-                    let mobility = (reach & !own).count();
-                    sink.mobility(c, r, mobility);
-                    if mobility < 3 {
-                        sink.kind_term(c, r, KindTerm::Cramped, 3 - mobility);
-                    }
-                    let n = (reach & zone).count();
-                    if n > 0 {
-                        zone_attacks += n;
-                        sink.kind_term(c, r, KindTerm::ZoneAttacks, n);
-                    }
+                    zone_attacks += crate::eval::report_piece_activity(
+                        sink,
+                        c,
+                        r,
+                        (reach & !own).count(),
+                        (reach & zone).count(),
+                    );
                 }
             }
             sink.king_attacks(c, zone_attacks);
