@@ -121,7 +121,7 @@ fn check_variant<G: Game>(name: &str, games: usize, shallow: bool, extras: &[&st
                 Limits {
                     depth: Some(4),
                     nodes: Some(200_000),
-                    movetime: None,
+                    ..Limits::default()
                 },
             );
             if r.mate_in() == Some(2) {

@@ -338,17 +338,16 @@ impl<G: Game + Send + 'static> Session<G> {
             depth: number("depth").map(|d| d.clamp(1, 127) as u32),
             nodes: number("nodes").map(|n| n.max(1)),
             movetime: number("movetime").map(|ms| Duration::from_millis(ms.max(1))),
+            soft_time: None,
         };
         let (time, inc) = match self.pos.turn() {
             Color::White => (number("wtime"), number("winc")),
             Color::Black => (number("btime"), number("binc")),
         };
         if let (Some(t), None) = (time, limits.movetime) {
-            limits.movetime = Some(Duration::from_millis(budget_ms(
-                t,
-                inc.unwrap_or(0),
-                number("movestogo"),
-            )));
+            let budget = Duration::from_millis(budget_ms(t, inc.unwrap_or(0), number("movestogo")));
+            limits.movetime = Some(budget);
+            limits.soft_time = Some(budget / 2);
         }
         let Some(mut searcher) = self.searcher.take() else {
             emit("info string no searcher");

@@ -44,8 +44,13 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Node budget (the reproducible default for self-play).
     pub nodes: Option<u64>,
-    /// Wall-clock budget (not reproducible).
+    /// Wall-clock budget (not reproducible): the search stops when it is spent.
     pub movetime: Option<Duration>,
+    /// With a clock rather than a fixed time per move: once an iteration ends past this, no
+    /// other starts (it would likely not finish, and time not spent is kept for later moves).
+    /// Without it a `movetime` is searched whole, as UCI's `go movetime` asks: an iteration
+    /// cut short still gives its better move.
+    pub soft_time: Option<Duration>,
 }
 
 impl Limits {
@@ -199,11 +204,21 @@ pub enum Technique {
     /// plies; nothing for a variant without the rule). A side ahead then prefers the move
     /// that resets the clock (a capture, a pawn move) to shuffling towards a draw.
     MoveRuleScaling = 524288,
+    /// ProbCut: at depth 5 or more away from the principal variation, a capture whose
+    /// exchange alone lifts the static evaluation two cheapest kinds above beta is tried
+    /// first by the quiescence search, then four plies shallower, against that raised bound;
+    /// if it holds, a full-depth search would very likely beat beta too, and the node is
+    /// cut (needs [`Technique::See`] and a variant that answers [`Game::see`]).
+    ProbCut = 1048576,
+    /// Check extensions only for checks that do not lose material: a move giving check is
+    /// searched a ply deeper unless its static exchange loses (a checking piece that is
+    /// simply taken only delays the reply); off, every check is extended.
+    CheckExtensionSee = 2097152,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 20] = [
+    pub const ALL: [Technique; 22] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -224,6 +239,8 @@ impl Technique {
         Technique::SingularExtensions,
         Technique::CorrectionHistory,
         Technique::MoveRuleScaling,
+        Technique::ProbCut,
+        Technique::CheckExtensionSee,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -236,7 +253,9 @@ impl Technique {
         | Technique::DeltaPruning as u32
         | Technique::CaptureReductions as u32
         | Technique::CorrectionHistory as u32
-        | Technique::MoveRuleScaling as u32;
+        | Technique::MoveRuleScaling as u32
+        | Technique::ProbCut as u32
+        | Technique::CheckExtensionSee as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -261,6 +280,8 @@ impl Technique {
             Technique::SingularExtensions => "singular_extensions",
             Technique::CorrectionHistory => "correction_history",
             Technique::MoveRuleScaling => "move_rule_scaling",
+            Technique::ProbCut => "probcut",
+            Technique::CheckExtensionSee => "check_extension_see",
         }
     }
 
@@ -421,6 +442,12 @@ const NO_KEY: u16 = u16::MAX;
 
 /// History scores stay within ±this (the "gravity" update pulls towards zero as they grow).
 const HISTORY_MAX: i32 = 1 << 14;
+
+/// The least depth at which [`Technique::ProbCut`] is tried.
+const PROBCUT_DEPTH: u32 = 5;
+
+/// How much shallower ProbCut's verifying search is than the node.
+const PROBCUT_REDUCTION: u32 = 4;
 
 /// Marks a ply whose static evaluation was not taken (in check).
 const NO_EVAL: i32 = i32::MIN / 2;
@@ -979,10 +1006,10 @@ impl Searcher {
             if self.stopped || score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs() {
                 break;
             }
-            if let Some(t) = limits.movetime {
+            if let Some(t) = limits.soft_time {
                 // Another iteration costs several times the last: do not start one we
                 // cannot finish.
-                if self.start.elapsed() * 2 > t {
+                if self.start.elapsed() > t {
                     break;
                 }
             }
@@ -1224,9 +1251,34 @@ impl Searcher {
                 self.outcome_score(pos.stalemate(), pos.turn(), ply)
             };
         }
+        let tt_move = hit.and_then(|h| h.mv);
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= PROBCUT_DEPTH
+            && beta.abs() < MATE_BOUND
+            && self.on(Technique::ProbCut)
+            && self.on(Technique::See)
+        {
+            let probcut_beta = beta + 2 * self.pawn_value();
+            // Not when the table already says this position stays below the raised bound.
+            let refuted = hit.is_some_and(|h| {
+                h.depth + 3 >= depth && h.bound != Bound::Lower && h.score < probcut_beta
+            });
+            if !refuted {
+                if let Some(score) =
+                    self.probcut(pos, moves.as_ref(), depth, probcut_beta, eval, ply)
+                {
+                    return score;
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+        }
         // Internal iterative reduction: with no move from the table, this node was not
         // searched before; search it a ply shallower (the next iteration fills the table).
-        let tt_move = hit.and_then(|h| h.mv);
+
         let depth = if tt_move.is_none() && depth >= 4 && self.on(Technique::IterativeReduction) {
             depth - 1
         } else {
@@ -1273,6 +1325,77 @@ impl Searcher {
         let score = self.negamax_moves(pos, &mut list, node, alpha, beta);
         self.scratch[ply as usize] = list;
         score
+    }
+
+    /// ProbCut's captures at a node of `depth` (at least [`PROBCUT_DEPTH`]): each capture
+    /// whose exchange lifts `eval` to `probcut_beta`, best victim first, is searched by the
+    /// quiescence search and, if that holds, [`PROBCUT_REDUCTION`] plies shallower against
+    /// the raised bound. The score of the first that holds (stored in the table as a lower
+    /// bound), or `None`.
+    fn probcut<G: Game>(
+        &mut self,
+        pos: &G,
+        moves: &[Move],
+        depth: u32,
+        probcut_beta: i32,
+        eval: i32,
+        ply: u32,
+    ) -> Option<i32> {
+        let p = ply as usize;
+        let mut list = std::mem::take(&mut self.scratch[p]);
+        list.clear();
+        for &m in moves {
+            if pos.is_tactical(m)
+                && pos.see_at_least(m, &self.values, probcut_beta - eval) == Some(true)
+            {
+                list.push((
+                    order_key(pos.tactical_order(m, &self.values) as i64, list.len()),
+                    m,
+                ));
+            }
+        }
+        let key = pos.hash();
+        let mut found = None;
+        self.path.push(key);
+        for i in 0..list.len() {
+            pick_largest(&mut list, i);
+            let m = list[i].1;
+            self.line_moves[p] = m;
+            self.line_keys[p] = if self.on(Technique::ContinuationHistory) {
+                self.piece_key(pos, m)
+            } else {
+                NO_KEY
+            };
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let bounds = (-probcut_beta, -probcut_beta + 1);
+            let mut score = -self.quiesce(&child, bounds.0, bounds.1, ply + 1);
+            if score >= probcut_beta && !self.stopped {
+                let reduced = depth - PROBCUT_REDUCTION;
+                score = -self.negamax(&child, reduced, bounds.0, bounds.1, ply + 1);
+            }
+            if self.stopped {
+                break;
+            }
+            if score >= probcut_beta {
+                let stored = depth - (PROBCUT_REDUCTION - 1);
+                self.tt
+                    .store(key, ply, stored, score, Bound::Lower, Some(m));
+                found = Some(score);
+                break;
+            }
+        }
+        self.path.pop();
+        self.scratch[p] = list;
+        found
+    }
+
+    /// Whether the checking move `m` is searched a ply deeper: every check, or with
+    /// [`Technique::CheckExtensionSee`] those whose exchange does not lose material.
+    fn extends_check<G: Game>(&self, pos: &G, m: Move) -> bool {
+        !(self.on(Technique::CheckExtensionSee)
+            && self.on(Technique::See)
+            && pos.see_at_least(m, &self.values, 0) == Some(false))
     }
 
     /// The move loop of [`Searcher::negamax`], over moves already ordered.
@@ -1379,7 +1502,9 @@ impl Searcher {
                     continue;
                 }
             }
-            let ext = u32::from(gives_check || (singular && order == FIRST_KEY));
+            let ext = u32::from(
+                (gives_check && self.extends_check(pos, m)) || (singular && order == FIRST_KEY),
+            );
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == 0 {
@@ -2112,6 +2237,60 @@ mod tests {
         assert!(s.negamax(&p, 6, -51, -50, 1) >= -50);
         let hit = s.tt.probe(p.hash(), 1).expect("stored");
         assert_eq!(hit.mv, Some(only));
+    }
+
+    #[test]
+    fn probcut_cuts_on_a_capture_that_holds_above_the_raised_bound() {
+        // White's rook takes Black's undefended queen: far above any beta near the
+        // material before the capture.
+        let p = pos("3q3k/8/8/8/8/8/8/3RK3 w - - 0 1");
+        let capture = p.parse_move("d1d8").unwrap();
+        let beta = 200;
+        let probcut = SearchConfig {
+            disabled: Technique::DEFAULT_OFF & !(Technique::ProbCut as u32),
+            ..SearchConfig::default()
+        };
+        // With ProbCut the node is cut by the capture's reduced search: stored three plies
+        // shallower than the node, as a lower bound above the raised bound, with its move.
+        let mut s = prepared(&p, probcut.clone());
+        let score = s.negamax(&p, 7, beta - 1, beta, 1);
+        let hit = s.tt.probe(p.hash(), 1).expect("stored");
+        assert!(score >= beta + 2 * s.pawn_value());
+        assert_eq!(
+            (hit.depth, hit.bound, hit.mv),
+            (4, Bound::Lower, Some(capture))
+        );
+        // Without it the node is searched at its own depth (a ply less by internal
+        // iterative reduction, there being no table move).
+        let mut s = prepared(&p, SearchConfig::default());
+        assert!(s.negamax(&p, 7, beta - 1, beta, 1) >= beta);
+        let hit = s.tt.probe(p.hash(), 1).expect("stored");
+        assert_eq!((hit.depth, hit.mv), (6, Some(capture)));
+        // At the principal variation (an open window) ProbCut does not act.
+        let mut s = prepared(&p, probcut);
+        s.negamax(&p, 7, beta - 100, beta, 1);
+        assert_eq!(s.tt.probe(p.hash(), 1).expect("stored").depth, 6);
+    }
+
+    #[test]
+    fn with_check_extension_see_a_check_that_loses_material_is_not_extended() {
+        // Qb5+ is taken by the a6 pawn; Qg6+ is safe.
+        let p = pos("4k3/8/p7/8/8/3Q4/8/4K3 w - - 0 1");
+        let (losing, safe) = (p.parse_move("d3b5").unwrap(), p.parse_move("d3g6").unwrap());
+        for m in [losing, safe] {
+            let mut child = p;
+            child.play_unchecked(m);
+            assert!(child.in_check());
+        }
+        let on = SearchConfig {
+            disabled: Technique::DEFAULT_OFF & !(Technique::CheckExtensionSee as u32),
+            ..SearchConfig::default()
+        };
+        let s = prepared(&p, on);
+        assert!(!s.extends_check(&p, losing));
+        assert!(s.extends_check(&p, safe));
+        let s = prepared(&p, SearchConfig::default());
+        assert!(s.extends_check(&p, losing) && s.extends_check(&p, safe));
     }
 
     #[test]
