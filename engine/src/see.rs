@@ -18,21 +18,32 @@ pub const ROYAL: i32 = i32::MAX / 4;
 /// turn and returns the attacker's worth, or `None` when the side has no capture left (a
 /// royal piece may only capture where nothing takes it back).
 pub fn swap(first: i32, on_target: i32, mut recapture: impl FnMut() -> Option<i32>) -> i32 {
+    let mut on_target = on_target;
+    swap_with_gains(first, || {
+        let worth = recapture()?;
+        let gain = on_target.min(ROYAL / 2);
+        on_target = worth;
+        Some(gain)
+    })
+}
+
+/// [`swap`] where a capture may gain more than the worth of the piece it takes (Extreme 2D's
+/// captor absorbs the victim's discs, so the gain depends on the captor): `recapture` makes
+/// the next capture as in [`swap`] but returns what that capture gains.
+pub fn swap_with_gains(first: i32, mut recapture: impl FnMut() -> Option<i32>) -> i32 {
     // gains[d]: what the side that made capture d has won so far, if the exchange stopped
     // there.
     let mut gains = [0i32; 64];
     gains[0] = first;
-    let mut on_target = on_target;
     let mut d = 0;
     while d + 1 < gains.len() {
-        let Some(worth) = recapture() else { break };
+        let Some(gain) = recapture() else { break };
         d += 1;
-        gains[d] = on_target.min(ROYAL / 2) - gains[d - 1];
+        gains[d] = gain - gains[d - 1];
         // Neither side would go on: the one to capture next stands worse either way.
         if (-gains[d - 1]).max(gains[d]) < 0 {
             break;
         }
-        on_target = worth;
     }
     while d > 0 {
         gains[d - 1] = -(-gains[d - 1]).max(gains[d]);
@@ -92,5 +103,17 @@ mod tests {
         assert_eq!(run(500, 500, &[900, 500]), 500);
         // A royal recapture is counted as never lost.
         assert_eq!(run(300, 300, &[ROYAL]), 0);
+    }
+
+    #[test]
+    fn gains_may_depend_on_the_captor() {
+        let run = |first: i32, gains: &[i32]| {
+            let mut it = gains.iter().copied();
+            swap_with_gains(first, || it.next())
+        };
+        // A capture that wins 600 and is taken back for 1400 loses 800; with a third capture
+        // worth 1500 the second side stops instead, so the first keeps its 600.
+        assert_eq!(run(600, &[1400]), -800);
+        assert_eq!(run(600, &[1400, 1500]), 600);
     }
 }

@@ -147,7 +147,10 @@ impl Topology {
         let files = self.files as usize;
         let per_level = files * self.ranks as usize;
         let rank = (i % per_level) / files;
-        Square((i + (self.ranks as usize - 1 - 2 * rank) * files) as u16)
+        let mirrored = self.ranks as usize - 1 - rank;
+        // In two steps: `ranks - 1 - 2·rank` is negative in the upper half (a debug build
+        // stopped on the overflow, a release build wrapped to the right cell).
+        Square((i - rank * files + mirrored * files) as u16)
     }
 
     /// The cell number at a coordinate, if it lies in the box (holes included).

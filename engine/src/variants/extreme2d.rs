@@ -86,6 +86,7 @@ use crate::bitboard::Bb128;
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::moves::{Move, MoveKind};
+use crate::see::{swap_with_gains, ROYAL};
 use crate::zobrist::SplitMix64;
 use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
@@ -134,6 +135,16 @@ fn yellows(s: u16) -> u16 {
 #[inline]
 fn is_pawn(s: u16) -> bool {
     s & PRESENT != 0 && role(s) == PLAIN && s & POWERS == 0
+}
+
+/// Stack `s` after it captures `victim` \[X5\]: it keeps its top disc and takes the victim's
+/// power discs, capped at two per colour (the surplus leaves the game).
+#[inline]
+fn absorb(s: u16, victim: u16) -> u16 {
+    let r = (reds(s) + reds(victim)).min(2);
+    let b = (blues(s) + blues(victim)).min(2);
+    let y = (yellows(s) + yellows(victim)).min(2);
+    (s & !POWERS) | y << 4 | b << 2 | r
 }
 
 /// What `variantlab variants` reports.
@@ -556,50 +567,63 @@ impl Extreme2d {
     /// of `by` on `excl` ignored (a stack just captured).
     #[inline]
     fn attacked(&self, sq: usize, by: usize, occ: u128, excl: u128) -> bool {
+        self.attackers_within::<true>(sq, by, occ, excl) != 0
+    }
+
+    /// The stacks of `by` (those on `excl` ignored) that attack `sq`, `occ` blocking the
+    /// rides and areas: the set the static exchange takes its recaptures from. With `ANY`
+    /// it stops at the first one found (the legality test asks only whether there is one).
+    #[inline]
+    fn attackers_within<const ANY: bool>(
+        &self,
+        sq: usize,
+        by: usize,
+        occ: u128,
+        excl: u128,
+    ) -> u128 {
         let t = tables();
-        let keep = !excl;
+        // A stack never attacks its own cell (a two-red stack's empty area to itself).
+        let keep = !excl & !(1u128 << sq);
         // Pawns attack the cell straight in front [X3].
         let pawns = self.pawns[by].0 & keep;
         let front = if by == 0 {
-            sq >= W && pawns >> (sq - W) & 1 != 0
+            if sq >= W {
+                pawns & 1 << (sq - W)
+            } else {
+                0
+            }
+        } else if sq + W < N {
+            pawns & 1 << (sq + W)
         } else {
-            sq + W < N && pawns >> (sq + W) & 1 != 0
+            0
         };
-        if front
-            || t.king[sq] & self.royals[by].0 & keep != 0
-            || t.knight[sq] & self.yellow1[by].0 & keep != 0
-        {
-            return true;
+        let mut found = front
+            | t.king[sq] & self.royals[by].0 & keep
+            | t.knight[sq] & self.yellow1[by].0 & keep;
+        if ANY && found != 0 {
+            return found;
         }
         let row = sq * N;
         // Area masks are symmetric: the mask of (sq, s) is that of (s, sq).
-        let mut cand = ((t.rook_lines[sq] & self.red1[by].0) | self.red2[by].0) & keep;
-        while cand != 0 {
-            let s = cand.trailing_zeros() as usize;
-            cand &= cand - 1;
-            if t.ortho[row + s] & occ == 0 {
-                return true;
+        let rides = [
+            (t.rook_lines[sq] & self.red1[by].0) | self.red2[by].0,
+            (t.bishop_lines[sq] & self.blue1[by].0) | (t.diag_reach[sq] & self.blue2[by].0),
+            t.night_lines[sq] & self.yellow2[by].0,
+        ];
+        for (masks, cand) in [&t.ortho, &t.diag, &t.night].into_iter().zip(rides) {
+            let mut cand = cand & keep & !found;
+            while cand != 0 {
+                let s = cand.trailing_zeros() as usize;
+                cand &= cand - 1;
+                if masks[row + s] & occ == 0 {
+                    found |= 1 << s;
+                    if ANY {
+                        return found;
+                    }
+                }
             }
         }
-        let mut cand = ((t.bishop_lines[sq] & self.blue1[by].0)
-            | (t.diag_reach[sq] & self.blue2[by].0))
-            & keep;
-        while cand != 0 {
-            let s = cand.trailing_zeros() as usize;
-            cand &= cand - 1;
-            if t.diag[row + s] & occ == 0 {
-                return true;
-            }
-        }
-        let mut cand = t.night_lines[sq] & self.yellow2[by].0 & keep;
-        while cand != 0 {
-            let s = cand.trailing_zeros() as usize;
-            cand &= cand - 1;
-            if t.night[row + s] & occ == 0 {
-                return true;
-            }
-        }
-        false
+        found
     }
 
     /// The union of the interior masks between `sq` and every stack of `by` that could attack
@@ -1187,6 +1211,38 @@ impl Extreme2d {
         }
     }
 
+    /// A stack's worth in an exchange ([`Game::see`]): its value, the King's never lost.
+    fn see_worth(s: u16, values: &[i32]) -> i32 {
+        if role(s) == KING {
+            ROYAL
+        } else {
+            Self::stack_value(s, values)
+        }
+    }
+
+    /// What `captor` gains in an exchange by taking `victim`, and the stack it then forms.
+    fn see_capture(captor: u16, victim: u16, values: &[i32]) -> (i32, u16) {
+        let merged = absorb(captor, victim);
+        let grown = Self::stack_value(merged, values) - Self::stack_value(captor, values);
+        (
+            (Self::see_worth(victim, values) + grown).min(ROYAL / 2),
+            merged,
+        )
+    }
+
+    /// The first capture of an exchange: what the normal move `m` gains and the stack it
+    /// leaves on its destination (`None` for other moves).
+    fn see_start(&self, m: Move, values: &[i32]) -> Option<(i32, u16)> {
+        let mover = self.cells[m.from().index()];
+        if m.kind() != MoveKind::Normal || mover == 0 {
+            return None;
+        }
+        Some(match self.cells[m.to().index()] {
+            0 => (0, mover),
+            victim => Self::see_capture(mover, victim, values),
+        })
+    }
+
     /// Value of a stack for move ordering, with `values` indexed like the material kinds.
     fn stack_value(s: u16, values: &[i32]) -> i32 {
         if s == 0 {
@@ -1270,10 +1326,7 @@ impl Game for Extreme2d {
                     self.take(to);
                     // [X5]: only power discs transfer, capped at two per colour; a captured
                     // Heir disc goes to its owner's reserve (it is simply off the board).
-                    let r = (reds(s) + reds(victim)).min(2);
-                    let b = (blues(s) + blues(victim)).min(2);
-                    let y = (yellows(s) + yellows(victim)).min(2);
-                    s = (s & !POWERS) | y << 4 | b << 2 | r;
+                    s = absorb(s, victim);
                     self.halfmove = 0;
                 } else if pawn {
                     self.halfmove = 0;
@@ -1445,6 +1498,68 @@ impl Game for Extreme2d {
         }
     }
 
+    /// A capture's gain is the victim stack's value plus what the captor's own stack gains by
+    /// absorbing its discs (a Pawn that gains a power stops counting as a Pawn); the merged
+    /// stack is what the next capture takes. A quiet move answers the exchange of the moved
+    /// stack on its destination; placements, swaps and promotions answer `None`, as in the
+    /// chess family. Recaptures come least valuable stack first from the attack walk, each
+    /// captor's cell emptied (x-rays); the King recaptures only onto a cell the other side no
+    /// longer attacks; pins are ignored.
+    /// \[D\] Gains are changes of [`Game::material`] (per-disc values), so a captured Heir
+    /// counts its own value and nothing for the promotion its return to the reserve allows.
+    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
+        let (first, mut on_target) = self.see_start(m, values)?;
+        let to = m.to().index();
+        let mut occ = (self.occ[0].0 | self.occ[1].0) & !(1u128 << m.from().index());
+        let mut side = 1 - self.turn.index();
+        Some(swap_with_gains(first, || {
+            // Only stacks still on the board, the target's occupant excluded.
+            let on_board = |occ: u128| !occ | 1u128 << to;
+            let mut attackers = self.attackers_within::<false>(to, side, occ, on_board(occ));
+            let mut best = (i32::MAX, 0);
+            while attackers != 0 {
+                let sq = attackers.trailing_zeros() as usize;
+                attackers &= attackers - 1;
+                let w = Self::see_worth(self.cells[sq], values);
+                if w < best.0 {
+                    best = (w, sq);
+                }
+            }
+            let (w, sq) = best;
+            if w == i32::MAX {
+                return None;
+            }
+            occ &= !(1u128 << sq);
+            if w == ROYAL && self.attacked(to, 1 - side, occ, on_board(occ)) {
+                return None;
+            }
+            let (gain, merged) = Self::see_capture(self.cells[sq], on_target, values);
+            on_target = merged;
+            side = 1 - side;
+            Some(gain)
+        }))
+    }
+
+    /// Two bounds settle a threshold without the exchange: it never beats stopping after
+    /// the first capture, and (values not negative) never loses more than the stack then on
+    /// the target plus the power discs a recapture could absorb from it.
+    fn see_at_least(&self, m: Move, values: &[i32], threshold: i32) -> Option<bool> {
+        let (first, on_target) = self.see_start(m, values)?;
+        if first < threshold {
+            return Some(false);
+        }
+        if role(on_target) != KING && values.iter().all(|&v| v >= 0) {
+            let v = |i: usize| values.get(i).copied().unwrap_or(0);
+            let powers = reds(on_target) as i32 * v(1)
+                + blues(on_target) as i32 * v(2)
+                + yellows(on_target) as i32 * v(3);
+            if first - Self::stack_value(on_target, values) - powers >= threshold {
+                return Some(true);
+            }
+        }
+        self.see(m, values).map(|v| v >= threshold)
+    }
+
     fn diagram(&self) -> crate::diagram::Diagram {
         let topo = crate::geometry::Topology::rect(W as u8, W as u8);
         let mut d = crate::diagram::Diagram::board(
@@ -1549,6 +1664,167 @@ mod tests {
                 assert_eq!(t.diag_reach[a] >> b & 1, t.diag_reach[b] >> a & 1);
             }
         }
+    }
+
+    /// The material kinds' default values: pawn, red, blue, yellow, heir, king.
+    const VALUES: [i32; 6] = [100, 450, 300, 280, 200, 0];
+
+    fn see(text: &str, mv: &str) -> Option<i32> {
+        let p = Extreme2d::from_text(text).unwrap();
+        let m = p.parse_move(mv).unwrap();
+        p.see(m, &VALUES)
+    }
+
+    #[test]
+    fn see_counts_the_absorbed_discs() {
+        assert_eq!(
+            Extreme2d::start().material_kinds()[..],
+            [
+                ("pawn", 100),
+                ("red", 450),
+                ("blue", 300),
+                ("yellow", 280),
+                ("heir", 200),
+                ("king", 0)
+            ]
+        );
+        // An undefended (by): the Rook wins its 580 and absorbs both discs, 580 more.
+        let free = "White: Ka2, (r)e1. Black: Kj10, (by)e5. White to move.";
+        assert_eq!(see(free, "e1e5"), Some(1160));
+        // A Pawn that takes a Rook gains a red disc but stops being a Pawn: 450 + 450 - 100.
+        let pawn = "White: Ka2, Pe4. Black: Kj10, (r)e5. White to move.";
+        assert_eq!(see(pawn, "e4e5"), Some(800));
+    }
+
+    #[test]
+    fn see_caps_absorption_at_two_per_colour() {
+        // The (rr) absorbs no third red: only the victim's 450.
+        let red = "White: Ka2, (rr)e1. Black: Kj10, (r)e5. White to move.";
+        assert_eq!(see(red, "e1e5"), Some(450));
+        // The yellow disc is still absorbed: 730 + 280.
+        let mixed = "White: Ka2, (rr)e1. Black: Kj10, (ry)e5. White to move.";
+        assert_eq!(see(mixed, "e1e5"), Some(1010));
+    }
+
+    #[test]
+    fn see_of_a_defended_stack_uses_the_merged_stack() {
+        // (r)xe5 wins 300 + 300; the Pawn e6 takes back the (rb), 750, and absorbs both
+        // discs, 750 - 100: 600 - 1400 = -800 (White 450 against 400 becomes 0 against 750).
+        let defended = "White: Ka2, (r)e1. Black: Kj10, (b)e5, Pe6. White to move.";
+        assert_eq!(see(defended, "e1e5"), Some(-800));
+        // A quiet move onto the Pawn's cell in front loses the Rook and its red disc.
+        let quiet = "White: Ka2, (r)e1. Black: Kj10, Pe5. White to move.";
+        assert_eq!(see(quiet, "e1e4"), Some(-800));
+        assert_eq!(see(quiet, "e1d1"), Some(0));
+    }
+
+    #[test]
+    fn see_lets_a_slider_behind_join_in() {
+        // The Rook on e1 joins once e2 has left: if the Pawn took back (1400), the (rrb)
+        // would follow (750 + 750), so Black stops and White keeps 600.
+        let xray = "White: Ka2, (r)e2, (r)e1. Black: Kj10, (b)e5, Pe6. White to move.";
+        assert_eq!(see(xray, "e2e5"), Some(600));
+        // A second Rook off the line does not count.
+        let aside = "White: Ka2, (r)e2, (r)d1. Black: Kj10, (b)e5, Pe6. White to move.";
+        assert_eq!(see(aside, "e2e5"), Some(-800));
+    }
+
+    #[test]
+    fn see_king_recaptures_only_onto_a_safe_cell() {
+        // (r)xe5 wins 600; the King takes back the (rb), 750, and absorbs it, 750 more.
+        let alone = "White: Ke4, (b)e5. Black: Ka10, (r)e8. Black to move.";
+        assert_eq!(see(alone, "e8e5"), Some(600 - 1500));
+        // With a second Rook behind on e9 the King may not take back.
+        let backed = "White: Ke4, (b)e5. Black: Ka10, (r)e9, (r)e8. Black to move.";
+        assert_eq!(see(backed, "e8e5"), Some(600));
+    }
+
+    #[test]
+    fn see_leaves_special_moves_alone() {
+        let start = Extreme2d::start();
+        let placement = start.parse_move("K@c1,H@h1").unwrap();
+        assert_eq!(start.see(placement, &VALUES), None);
+        let promotion =
+            Extreme2d::from_text("White: Ka1, Pe9. Black: Kj1. White to move.").unwrap();
+        assert_eq!(
+            promotion.see(promotion.parse_move("e9e10h").unwrap(), &VALUES),
+            None
+        );
+    }
+
+    /// The threshold form agrees with the exchange on every move of random games, the
+    /// shortcuts included.
+    #[test]
+    fn see_at_least_agrees_with_see() {
+        let mut rng = SplitMix64(11);
+        let mut answered = 0;
+        for _ in 0..20 {
+            let mut p = Extreme2d::start();
+            for _ in 0..60 {
+                let mut moves = Extreme2dMoves::new();
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let v = p.see(m, &VALUES);
+                    answered += v.is_some() as u32;
+                    for t in [-1500, -800, -200, -1, 0, 1, 200, 600, 1200] {
+                        assert_eq!(p.see_at_least(m, &VALUES, t), v.map(|v| v >= t));
+                    }
+                }
+                p.play_unchecked(moves[rng.next() as usize % moves.len()]);
+            }
+        }
+        assert!(answered > 10_000, "{answered}");
+    }
+
+    /// Every stack of the set, and only those, can capture on the cell: checked against the
+    /// move generator's targets over positions of random games.
+    #[test]
+    fn attackers_agree_with_the_moves() {
+        let mut rng = SplitMix64(7);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut p = Extreme2d::start();
+            for _ in 0..60 {
+                let occ = p.occ[0].0 | p.occ[1].0;
+                for by in 0..2 {
+                    for sq in 0..N {
+                        let mut want = 0u128;
+                        let mut stacks = p.occ[by].0 & !(1u128 << sq);
+                        while stacks != 0 {
+                            let from = stacks.trailing_zeros() as usize;
+                            stacks &= stacks - 1;
+                            let s = p.cells[from];
+                            let hits = if is_pawn(s) {
+                                let ahead = if by == 0 {
+                                    from + W
+                                } else {
+                                    from.wrapping_sub(W)
+                                };
+                                ahead == sq
+                            } else {
+                                p.targets(from, s, occ) >> sq & 1 != 0
+                            };
+                            if hits {
+                                want |= 1 << from;
+                            }
+                        }
+                        assert_eq!(p.attackers_within::<false>(sq, by, occ, 0), want);
+                        assert_eq!(p.attacked(sq, by, occ, 0), want != 0);
+                        checked += want.count_ones();
+                    }
+                }
+                let mut moves = Extreme2dMoves::new();
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p.play_unchecked(moves[rng.next() as usize % moves.len()]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
