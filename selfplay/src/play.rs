@@ -260,10 +260,7 @@ impl Player {
                     let budget = (left / 30 + ctx.inc[side])
                         .min(left / 3)
                         .max(Duration::from_millis(1));
-                    let hard = limits.movetime.map_or(budget, |m| m.min(budget));
-                    limits.movetime = Some(hard);
-                    // On a clock, time not spent is kept for later moves.
-                    limits.soft_time = Some(hard / 2);
+                    limits = limits.on_clock(budget);
                 }
                 let r = searcher.search(pos, history, limits);
                 let m = r.best.expect("outcome() found legal moves");

@@ -345,9 +345,8 @@ impl<G: Game + Send + 'static> Session<G> {
             Color::Black => (number("btime"), number("binc")),
         };
         if let (Some(t), None) = (time, limits.movetime) {
-            let budget = Duration::from_millis(budget_ms(t, inc.unwrap_or(0), number("movestogo")));
-            limits.movetime = Some(budget);
-            limits.soft_time = Some(budget / 2);
+            let budget = budget_ms(t, inc.unwrap_or(0), number("movestogo"));
+            limits = limits.on_clock(Duration::from_millis(budget));
         }
         let Some(mut searcher) = self.searcher.take() else {
             emit("info string no searcher");

@@ -75,6 +75,16 @@ impl Limits {
             ..Limits::default()
         }
     }
+    /// These limits with a clock's `budget` for this move: the move time is at most the
+    /// budget, and no iteration starts after half of it (time not spent stays on the clock).
+    pub fn on_clock(self, budget: Duration) -> Limits {
+        let hard = self.movetime.map_or(budget, |m| m.min(budget));
+        Limits {
+            movetime: Some(hard),
+            soft_time: Some(hard / 2),
+            ..self
+        }
+    }
 }
 
 /// Engine parameters: what a named configuration changes between two engine versions.
@@ -1051,12 +1061,7 @@ impl Searcher {
         self.path.push(pos.hash());
         for (i, &m) in ordered.iter().enumerate() {
             let bonus = self.jitter(m);
-            self.line_moves[0] = m;
-            self.line_keys[0] = if self.on(Technique::ContinuationHistory) {
-                self.piece_key(pos, m)
-            } else {
-                NO_KEY
-            };
+            self.record_line(pos, 0, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let ext = u32::from(child.in_check());
@@ -1360,12 +1365,7 @@ impl Searcher {
         for i in 0..list.len() {
             pick_largest(&mut list, i);
             let m = list[i].1;
-            self.line_moves[p] = m;
-            self.line_keys[p] = if self.on(Technique::ContinuationHistory) {
-                self.piece_key(pos, m)
-            } else {
-                NO_KEY
-            };
+            self.record_line(pos, ply, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let bounds = (-probcut_beta, -probcut_beta + 1);
@@ -1388,6 +1388,20 @@ impl Searcher {
         self.path.pop();
         self.scratch[p] = list;
         found
+    }
+
+    /// Records `m` as the move played at `ply` (the countermove and continuation contexts of
+    /// the plies below) and returns its piece key: computed only when the continuation
+    /// history, which alone reads it, is on.
+    fn record_line<G: Game>(&mut self, pos: &G, ply: u32, m: Move) -> u16 {
+        let key = if self.on(Technique::ContinuationHistory) {
+            self.piece_key(pos, m)
+        } else {
+            NO_KEY
+        };
+        self.line_moves[ply as usize] = m;
+        self.line_keys[ply as usize] = key;
+        key
     }
 
     /// Whether the checking move `m` is searched a ply deeper: every check, or with
@@ -1471,14 +1485,7 @@ impl Searcher {
                     continue;
                 }
             }
-            // Piece keys feed only the continuation history: not computed when it is off.
-            let piece_key = if continuation {
-                self.piece_key(pos, m)
-            } else {
-                NO_KEY
-            };
-            self.line_moves[ply as usize] = m;
-            self.line_keys[ply as usize] = piece_key;
+            let piece_key = self.record_line(pos, ply, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.in_check();
@@ -2270,6 +2277,29 @@ mod tests {
         let mut s = prepared(&p, probcut);
         s.negamax(&p, 7, beta - 100, beta, 1);
         assert_eq!(s.tt.probe(p.hash(), 1).expect("stored").depth, 6);
+    }
+
+    #[test]
+    fn a_clock_budget_caps_the_move_time_and_stops_new_iterations_at_half() {
+        let ms = Duration::from_millis;
+        let clock = Limits::default().on_clock(ms(40));
+        assert_eq!(
+            (clock.movetime, clock.soft_time),
+            (Some(ms(40)), Some(ms(20)))
+        );
+        // A fixed time per move below the budget is kept; above it, the budget wins.
+        let short = Limits::movetime(30).on_clock(ms(40));
+        assert_eq!(
+            (short.movetime, short.soft_time),
+            (Some(ms(30)), Some(ms(15)))
+        );
+        let long = Limits::movetime(100).on_clock(ms(40));
+        assert_eq!(
+            (long.movetime, long.soft_time),
+            (Some(ms(40)), Some(ms(20)))
+        );
+        // A fixed time per move alone is searched whole.
+        assert_eq!(Limits::movetime(30).soft_time, None);
     }
 
     #[test]
