@@ -223,12 +223,30 @@ pub struct PawnStructure<B> {
     /// Per side and cell, the cell one rank ahead on the same file (empty on the last rank):
     /// where a passed pawn is blocked, and the cell whose distance from each royal piece counts.
     pub stop: [Vec<B>; 2],
+    /// Per cell, the cells beside it: the same rank, the neighbouring files (a pawn with one
+    /// of its own there stands in a phalanx).
+    pub beside: Vec<B>,
+    /// Per side, the cells where its space counts: the central half of the files, on the
+    /// ranks of its own half past the first (chess: c to f, ranks 2 to 4).
+    pub space: [B; 2],
+    /// The cells of each colour of the chequering (`(file + rank) % 2`).
+    pub colour: [B; 2],
+    /// Per cell, its colour (0 or 1).
+    pub parity: Vec<u8>,
+    /// Roles bound to one colour (every move keeps the colour: chess's Bishop), as a bit
+    /// set: their own pawns on their colour get a weight (`eval::KindTerm::ColourPawns`).
+    pub colour_bound: u64,
 }
 
 impl<B: Bitboard> PawnStructure<B> {
     /// Whether role index `r` is a pawn (a promoting role).
     pub fn is_pawn(&self, r: usize) -> bool {
         self.roles >> r & 1 == 1
+    }
+
+    /// Whether role index `r` never leaves the colour of its cell.
+    pub fn is_colour_bound(&self, r: usize) -> bool {
+        self.colour_bound >> r & 1 == 1
     }
 
     /// The tables for a board and its promoting roles, or `None` where a promoting piece
@@ -238,20 +256,42 @@ impl<B: Bitboard> PawnStructure<B> {
         if roles == 0 || levels > 1 {
             return None;
         }
+        // Every cell a role could go to from `sq` on an empty board.
+        let reach = |role: Role, sq: Square| {
+            let mut reach = tables.leap_moves(Color::White, role, sq)
+                | tables.leap_captures(Color::White, role, sq);
+            for &slot in tables.rides(Color::White, role) {
+                reach |= tables.ride(slot, sq, B::EMPTY);
+            }
+            reach
+        };
         for r in (0..tables.num_roles()).filter(|r| roles >> r & 1 == 1) {
-            let role = Role(r as u8);
             for sq in topo.cells() {
                 let rank = topo.coord(sq).rank;
-                let mut reach = tables.leap_moves(Color::White, role, sq)
-                    | tables.leap_captures(Color::White, role, sq);
-                for &slot in tables.rides(Color::White, role) {
-                    reach |= tables.ride(slot, sq, B::EMPTY);
-                }
-                if reach.squares().any(|t| topo.coord(t).rank <= rank) {
+                if reach(Role(r as u8), sq)
+                    .squares()
+                    .any(|t| topo.coord(t).rank <= rank)
+                {
                     return None;
                 }
             }
         }
+        let parity = |sq: Square| {
+            let c = topo.coord(sq);
+            ((c.file + c.rank) & 1) as u8
+        };
+        let colour_bound = (0..tables.num_roles())
+            .filter(|&r| roles >> r & 1 == 0)
+            .filter(|&r| {
+                let mut moves = false;
+                let bound = topo.cells().all(|sq| {
+                    let to = reach(Role(r as u8), sq);
+                    moves |= to.any();
+                    to.squares().all(|t| parity(t) == parity(sq))
+                });
+                bound && moves
+            })
+            .fold(0u64, |set, r| set | 1 << r);
         let n = topo.num_squares();
         let mask = |keep: &dyn Fn(crate::geometry::Coord) -> bool| {
             let mut b = B::EMPTY;
@@ -269,6 +309,11 @@ impl<B: Bitboard> PawnStructure<B> {
         let mut file = vec![B::EMPTY; n];
         let mut shelter = [vec![[B::EMPTY; 2]; n], vec![[B::EMPTY; 2]; n]];
         let mut stop = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
+        let mut beside = vec![B::EMPTY; n];
+        let mut space = [B::EMPTY; 2];
+        let mut colour = [B::EMPTY; 2];
+        let mut parities = vec![0u8; n];
+        let (files, quarter) = (topo.dims().0 as i8, topo.dims().0 as i8 / 4);
         for sq in topo.cells() {
             let c = topo.coord(sq);
             let i = sq.index();
@@ -296,6 +341,17 @@ impl<B: Bitboard> PawnStructure<B> {
             }
             neighbour_files[i] = mask(&|t| (t.file - c.file).abs() == 1);
             file[i] = mask(&|t| t.file == c.file);
+            beside[i] = mask(&|t| (t.file - c.file).abs() == 1 && t.rank == c.rank);
+            parities[i] = parity(sq);
+            colour[parity(sq) as usize].insert(sq);
+            if c.file >= quarter && c.file < files - quarter {
+                for side in Color::ALL {
+                    let own_rank = relative_rank[side.index()][i] as usize;
+                    if own_rank >= 1 && 2 * own_rank < ranks as usize {
+                        space[side.index()].insert(sq);
+                    }
+                }
+            }
         }
         Some(PawnStructure {
             roles,
@@ -307,6 +363,11 @@ impl<B: Bitboard> PawnStructure<B> {
             file,
             shelter,
             stop,
+            beside,
+            space,
+            colour,
+            parity: parities,
+            colour_bound,
         })
     }
 }

@@ -228,6 +228,12 @@ fn chess_reports_shelter_passed_pawn_details_files_outposts_and_zone_attacks() {
                     own_royal_distance: 18,
                     enemy_royal_distance: 15,
                     free_passed: 1,
+                    // f2, g2, h2; none backward (b3 has no pawn level or behind on the
+                    // a- and c-files, but no Black pawn attacks b4); space: c2-f4 less the
+                    // pawns on f2 and c4, 10 cells, five of them behind c4 and d5.
+                    phalanx: 3,
+                    backward: 0,
+                    space: 15,
                 }
             ),
             (
@@ -235,6 +241,10 @@ fn chess_reports_shelter_passed_pawn_details_files_outposts_and_zone_attacks() {
                 PawnDetails {
                     shelter_near: 2,
                     storm: 1,
+                    // f7 and g7 side by side; space: c5-f7 less its f7 and the cells
+                    // White's pawns attack (c6, e6, d5).
+                    phalanx: 2,
+                    space: 8,
                     ..PawnDetails::default()
                 }
             )
@@ -267,6 +277,52 @@ fn chess_reports_shelter_passed_pawn_details_files_outposts_and_zone_attacks() {
         KindTerm::Outpost,
     ];
     assert!(calls.details.is_empty() && calls.kind_terms_of(&pawn_terms).is_empty());
+}
+
+#[test]
+fn chess_reports_phalanxes_backward_pawns_space_and_piece_placement() {
+    use variantlab_engine::eval::KindTerm;
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // Kinds: pawn 0, knight 1, bishop 2. White: f2 and g2 stand side by side (a phalanx of
+    // two); d2 is backward (c3, its only neighbour, is ahead of it, and Black's e4 attacks
+    // d3); b2 is not (nothing attacks b3). Space, c2-f4: less the pawns on c3, d2 and f2 and
+    // the cells e4 attacks (d3, f3), 7 cells, c2 behind c3 counted twice. The Knight on c2
+    // stands behind the pawn on c3, two steps from its King; the Bishop on c1, two steps
+    // from it, has four of its pawns on its colour (b2, c3, d2, f2; not g2). Black: e4 is
+    // isolated, so not backward; its space, c5-f7, is all safe, e5 to e7 behind e4. The
+    // Bishop on e5 stands behind e4 (the next cell towards White), three steps from its King;
+    // none of its pawns is on its colour.
+    let pos = G::from_text("4k3/8/8/4b3/4p3/2P5/1PNP1PP1/2B1K3 w - - 0 1").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    let new_terms: Vec<_> = calls
+        .details
+        .iter()
+        .map(|(c, d)| (*c, d.phalanx, d.backward, d.space))
+        .collect();
+    assert_eq!(
+        new_terms,
+        vec![(Color::White, 2, 1, 8), (Color::Black, 0, 0, 15)]
+    );
+    assert_eq!(
+        calls.kind_terms_of(&[
+            KindTerm::BehindPawn,
+            KindTerm::RoyalDistance,
+            KindTerm::ColourPawns
+        ]),
+        vec![
+            (Color::White, 1, KindTerm::BehindPawn, 1),
+            (Color::White, 1, KindTerm::RoyalDistance, 2),
+            (Color::White, 2, KindTerm::RoyalDistance, 2),
+            (Color::White, 2, KindTerm::ColourPawns, 4),
+            (Color::Black, 2, KindTerm::BehindPawn, 1),
+            (Color::Black, 2, KindTerm::RoyalDistance, 3),
+        ]
+    );
+    // Only the Bishop is bound to its colour.
+    let rules =
+        <variantlab_engine::variants::Chess as variantlab_engine::position::Variant>::rules();
+    let ps = rules.pawn_structure.as_ref().unwrap();
+    assert_eq!(ps.colour_bound, 1 << 2);
 }
 
 #[test]

@@ -21,8 +21,10 @@
 //! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
 //!   by rank from their owner's side, doubled and isolated pawns; [`PawnDetails`]: the royal
 //!   piece's pawn shelter and the enemy pawns in it, pawns defended by pawns, blocked and
-//!   free passed pawns, the royal pieces' distance from a passed pawn's path; per kind
-//!   ([`KindTerm`]), pieces on half-open and open files and on outposts);
+//!   free passed pawns, the royal pieces' distance from a passed pawn's path, pawns in a
+//!   phalanx, backward pawns, space; per kind ([`KindTerm`]), pieces on half-open and open
+//!   files and on outposts, behind a pawn, their distance from their royal piece, and own
+//!   pawns on a colour-bound piece's colour);
 //! - the side to move (tempo).
 //!
 //! The evaluation is linear in the weights, which is what lets `variantlab tune` fit them
@@ -99,17 +101,32 @@ pub enum KindTerm {
     /// piece with no move or one is worth much less than the linear mobility weight says (a
     /// trapped piece), while each cell beyond a few adds little.
     Cramped,
+    /// A piece with a pawn (of either side) on the next cell of its file, towards the enemy
+    /// (variants with pawn structure). Why: the pawn shields it from the enemy's pieces on
+    /// the file, and a minor piece there cannot be driven off by that pawn.
+    BehindPawn,
+    /// The piece's distance in royal steps (the larger of the file and rank distances) from
+    /// its own royal piece (variants with pawn structure). Why: a piece near its royal piece
+    /// defends it; the cell tables cannot say where the royal piece stands.
+    RoyalDistance,
+    /// Own pawns on the colour of a piece that never leaves its colour (chess's Bishop; the
+    /// count summed over the kind's pieces). Why: such pawns block the piece and leave the
+    /// other colour to the enemy (a "bad" bishop).
+    ColourPawns,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 6] = [
+    pub const ALL: [KindTerm; 9] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
         KindTerm::ZoneAttacks,
         KindTerm::SafeChecks,
         KindTerm::Cramped,
+        KindTerm::BehindPawn,
+        KindTerm::RoyalDistance,
+        KindTerm::ColourPawns,
     ];
 }
 
@@ -137,6 +154,15 @@ pub struct PawnDetails {
     pub enemy_royal_distance: u32,
     /// Over the passed pawns with no piece ahead on their file: their progress.
     pub free_passed: u32,
+    /// Pawns with a pawn of their side beside them (same rank, neighbouring file).
+    pub phalanx: u32,
+    /// Pawns that are not isolated but have none of their side's pawns on the neighbouring
+    /// files level with or behind them, and whose next cell an enemy pawn attacks: they
+    /// cannot advance safely and no pawn can come to defend them.
+    pub backward: u32,
+    /// Cells of the side's space ([`crate::rules::PawnStructure::space`]) not held by its
+    /// pawns and not attacked by enemy pawns, those behind one of its pawns counted twice.
+    pub space: u32,
 }
 
 /// How far a pawn on `rank` (from its owner's side) has advanced beyond the first quarter of
@@ -338,6 +364,18 @@ impl Layout {
     pub fn free_passed(&self) -> usize {
         self.kinds * self.block() + 14 + self.pawn_ranks
     }
+    /// Index of the weight of a pawn in a phalanx.
+    pub fn phalanx(&self) -> usize {
+        self.kinds * self.block() + 15 + self.pawn_ranks
+    }
+    /// Index of the weight of a backward pawn.
+    pub fn backward(&self) -> usize {
+        self.kinds * self.block() + 16 + self.pawn_ranks
+    }
+    /// Index of the weight of a cell of space.
+    pub fn space(&self) -> usize {
+        self.kinds * self.block() + 17 + self.pawn_ranks
+    }
     /// Indices of the weights that belong to the pawns of a variant with pawn structure:
     /// passed pawns by rank, doubled, isolated, supported and blocked pawns, the royal
     /// distances from passed pawns and the shelter (what a pawn is worth with its usual
@@ -355,6 +393,9 @@ impl Layout {
             self.shelter(true),
             self.storm(),
             self.free_passed(),
+            self.phalanx(),
+            self.backward(),
+            self.space(),
         ]);
         v
     }
@@ -381,7 +422,7 @@ impl Layout {
     }
     /// Number of weights (each a middle-game and end-game pair).
     pub fn len(&self) -> usize {
-        self.kinds * self.block() + 15 + self.pawn_ranks
+        self.kinds * self.block() + 18 + self.pawn_ranks
     }
     /// Whether there are no weights at all.
     pub fn is_empty(&self) -> bool {
@@ -634,6 +675,9 @@ macro_rules! indexed_feature_sink {
                 self.add(color, l.royal_distance(true), d.enemy_royal_distance as i32);
                 self.add(color, l.storm(), d.storm as i32);
                 self.add(color, l.free_passed(), d.free_passed as i32);
+                self.add(color, l.phalanx(), d.phalanx as i32);
+                self.add(color, l.backward(), d.backward as i32);
+                self.add(color, l.space(), d.space as i32);
             }
             #[inline]
             fn wants_activity(&self) -> bool {

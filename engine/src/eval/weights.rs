@@ -77,6 +77,15 @@ pub struct KindWeights {
     /// Per cell a piece's mobility falls below three (`eval::KindTerm::Cramped`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cramped: [i32; 2],
+    /// Per piece with a pawn on the next cell of its file (`eval::KindTerm::BehindPawn`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub behind_pawn: [i32; 2],
+    /// Per step of a piece's distance from its royal piece (`eval::KindTerm::RoyalDistance`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub royal_distance: [i32; 2],
+    /// Per own pawn on a colour-bound piece's colour (`eval::KindTerm::ColourPawns`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub colour_pawns: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -88,7 +97,7 @@ pub struct KindWeights {
 
 impl KindWeights {
     /// The weights of the [`KindTerm`]s, in the order of [`KindTerm::ALL`].
-    fn terms(&self) -> [[i32; 2]; 6] {
+    fn terms(&self) -> [[i32; 2]; KindTerm::ALL.len()] {
         [
             self.half_open_file,
             self.open_file,
@@ -96,6 +105,9 @@ impl KindWeights {
             self.zone_attacks,
             self.safe_checks,
             self.cramped,
+            self.behind_pawn,
+            self.royal_distance,
+            self.colour_pawns,
         ]
     }
 }
@@ -160,6 +172,15 @@ pub struct EvalWeights {
     /// Per step of progress of a passed pawn with no piece ahead on its file.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub free_passed: [i32; 2],
+    /// Per pawn with a pawn of its side beside it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub phalanx: [i32; 2],
+    /// Per backward pawn (`eval::PawnDetails::backward`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub backward: [i32; 2],
+    /// Per cell of space (`eval::PawnDetails::space`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub space: [i32; 2],
     /// Per material kind, in the order of the variant's kinds.
     pub kinds: Vec<KindWeights>,
 }
@@ -302,6 +323,9 @@ impl EvalWeights {
         w[layout.royal_distance(true)] = self.passed_enemy_royal;
         w[layout.storm()] = self.storm;
         w[layout.free_passed()] = self.free_passed;
+        w[layout.phalanx()] = self.phalanx;
+        w[layout.backward()] = self.backward;
+        w[layout.space()] = self.space;
         Ok(w)
     }
 
@@ -330,6 +354,9 @@ impl EvalWeights {
                 zone_attacks: w[layout.kind_term(k, KindTerm::ZoneAttacks)],
                 safe_checks: w[layout.kind_term(k, KindTerm::SafeChecks)],
                 cramped: w[layout.kind_term(k, KindTerm::Cramped)],
+                behind_pawn: w[layout.kind_term(k, KindTerm::BehindPawn)],
+                royal_distance: w[layout.kind_term(k, KindTerm::RoyalDistance)],
+                colour_pawns: w[layout.kind_term(k, KindTerm::ColourPawns)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })
@@ -358,6 +385,9 @@ impl EvalWeights {
             passed_enemy_royal: w[layout.royal_distance(true)],
             storm: w[layout.storm()],
             free_passed: w[layout.free_passed()],
+            phalanx: w[layout.phalanx()],
+            backward: w[layout.backward()],
+            space: w[layout.space()],
             kinds,
         }
     }

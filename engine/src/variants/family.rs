@@ -243,6 +243,8 @@ impl<V: Variant> Game for Position<V> {
                 pawns[c.index()] |= self.pieces(c, crate::Role(r as u8));
             }
         }
+        let topo = &rules.spec.topology;
+        let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
         // Cells each side's pieces of each role attack (could capture on), for the threats,
         // and reach (could move to), for the safe checks.
         let mut attacked = [[V::Bb::EMPTY; MAX_KINDS]; 2];
@@ -273,6 +275,9 @@ impl<V: Variant> Game for Position<V> {
                                 KindTerm::HalfOpenFile
                             };
                             sink.kind_term(c, r, term, 1);
+                        }
+                        if role != rules.king {
+                            self.report_piece_placement(sink, ps, c, r, sq, pawns, kings);
                         }
                     }
                     if role == rules.king {
@@ -412,6 +417,40 @@ impl<V: Variant> Game for Position<V> {
 }
 
 impl<V: Variant> Position<V> {
+    /// Where a non-royal, non-pawn piece of role `r` on `sq` stands relative to the pawns and
+    /// its royal piece (`kings`: each side's royal cell): behind a pawn, its distance from
+    /// its royal piece, and its own pawns on its colour if it is colour-bound
+    /// (`eval::KindTerm`).
+    #[allow(clippy::too_many_arguments)]
+    fn report_piece_placement<S: crate::eval::FeatureSink>(
+        &self,
+        sink: &mut S,
+        ps: &crate::rules::PawnStructure<V::Bb>,
+        c: Color,
+        r: usize,
+        sq: crate::Square,
+        pawns: [V::Bb; 2],
+        kings: [Option<crate::geometry::Coord>; 2],
+    ) {
+        let i = sq.index();
+        if (ps.stop[c.index()][i] & (pawns[0] | pawns[1])).any() {
+            sink.kind_term(c, r, KindTerm::BehindPawn, 1);
+        }
+        if let Some(k) = kings[c.index()] {
+            let at = V::rules().spec.topology.coord(sq);
+            let d = (k.file - at.file).abs().max((k.rank - at.rank).abs()) as u32;
+            if d > 0 {
+                sink.kind_term(c, r, KindTerm::RoyalDistance, d);
+            }
+        }
+        if ps.is_colour_bound(r) {
+            let n = (pawns[c.index()] & ps.colour[ps.parity[i] as usize]).count();
+            if n > 0 {
+                sink.kind_term(c, r, KindTerm::ColourPawns, n);
+            }
+        }
+    }
+
     /// The pawn terms of a variant with pawn structure: passed, doubled, isolated and
     /// supported pawns, the shelter and storm, the passed pawns' details and the outposts
     /// (`eval::PawnDetails`, `KindTerm::Outpost`). `pawns`: each side's pawns; `attacked`:
@@ -428,15 +467,27 @@ impl<V: Variant> Position<V> {
         let nroles = rules.tables.num_roles().min(MAX_KINDS);
         let topo = &rules.spec.topology;
         let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
+        let pawn_attacks = [0, 1].map(|side| {
+            (0..nroles)
+                .filter(|&r| ps.is_pawn(r))
+                .fold(V::Bb::EMPTY, |acc, r| acc | attacked[side][r])
+        });
         for c in Color::ALL {
             let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
-            let pawn_attacks = (0..nroles)
-                .filter(|&r| ps.is_pawn(r))
-                .fold(V::Bb::EMPTY, |acc, r| acc | attacked[c.index()][r]);
+            let (pawn_attacks, enemy_pawn_attacks) =
+                (pawn_attacks[c.index()], pawn_attacks[(!c).index()]);
             let mut details = crate::eval::PawnDetails {
                 supported: (own & pawn_attacks).count(),
                 ..Default::default()
             };
+            // Space: safe cells of the side's centre, twice behind its own pawns.
+            let safe = ps.space[c.index()] & !own & !enemy_pawn_attacks;
+            let mut behind = V::Bb::EMPTY;
+            for sq in own.squares() {
+                let i = sq.index();
+                behind |= ps.file[i] & !ps.front_file[c.index()][i];
+            }
+            details.space = safe.count() + (safe & behind).count();
             if let Some(k) = self.king(c) {
                 let [near, far] = ps.shelter[c.index()][k.index()];
                 details.shelter_near = (near & own).count();
@@ -489,6 +540,13 @@ impl<V: Variant> Position<V> {
                 }
                 if (ps.neighbour_files[i] & own).is_empty() {
                     isolated += 1;
+                } else if (ps.neighbour_files[i] & !ps.front_span[c.index()][i] & own).is_empty()
+                    && (ps.stop[c.index()][i] & enemy_pawn_attacks).any()
+                {
+                    details.backward += 1;
+                }
+                if (ps.beside[i] & own).any() {
+                    details.phalanx += 1;
                 }
             }
             sink.pawn_structure(c, doubled, isolated);
