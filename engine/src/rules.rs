@@ -236,6 +236,11 @@ pub struct PawnStructure<B> {
     /// Roles bound to one colour (every move keeps the colour: chess's Bishop), as a bit
     /// set: their own pawns on their colour get a weight (`eval::KindTerm::ColourPawns`).
     pub colour_bound: u64,
+    /// The distance in royal steps (the larger of the file and rank distances) between two
+    /// cells, at `a * cells + b`: looked up, not computed, at every node.
+    steps: Vec<u8>,
+    /// The board's cell indices (the row length of `steps`).
+    cells: usize,
 }
 
 impl<B: Bitboard> PawnStructure<B> {
@@ -247,6 +252,12 @@ impl<B: Bitboard> PawnStructure<B> {
     /// Whether role index `r` never leaves the colour of its cell.
     pub fn is_colour_bound(&self, r: usize) -> bool {
         self.colour_bound >> r & 1 == 1
+    }
+
+    /// The distance in royal steps between cells `a` and `b`.
+    #[inline]
+    pub fn steps(&self, a: Square, b: Square) -> u32 {
+        u32::from(self.steps[a.index() * self.cells + b.index()])
     }
 
     /// The tables for a board and its promoting roles, or `None` where a promoting piece
@@ -314,6 +325,14 @@ impl<B: Bitboard> PawnStructure<B> {
         let mut colour = [B::EMPTY; 2];
         let mut parities = vec![0u8; n];
         let (files, quarter) = (topo.dims().0 as i8, topo.dims().0 as i8 / 4);
+        let mut steps = vec![0u8; n * n];
+        for a in topo.cells() {
+            for b in topo.cells() {
+                let (ca, cb) = (topo.coord(a), topo.coord(b));
+                let d = (ca.file - cb.file).abs().max((ca.rank - cb.rank).abs());
+                steps[a.index() * n + b.index()] = d as u8;
+            }
+        }
         for sq in topo.cells() {
             let c = topo.coord(sq);
             let i = sq.index();
@@ -368,6 +387,8 @@ impl<B: Bitboard> PawnStructure<B> {
             colour,
             parity: parities,
             colour_bound,
+            steps,
+            cells: n,
         })
     }
 }

@@ -243,8 +243,7 @@ impl<V: Variant> Game for Position<V> {
                 pawns[c.index()] |= self.pieces(c, crate::Role(r as u8));
             }
         }
-        let topo = &rules.spec.topology;
-        let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
+        let kings = Color::ALL.map(|c| self.king(c));
         // Cells each side's pieces of each role attack (could capture on), for the threats,
         // and reach (could move to), for the safe checks.
         let mut attacked = [[V::Bb::EMPTY; MAX_KINDS]; 2];
@@ -430,15 +429,14 @@ impl<V: Variant> Position<V> {
         r: usize,
         sq: crate::Square,
         pawns: [V::Bb; 2],
-        kings: [Option<crate::geometry::Coord>; 2],
+        kings: [Option<crate::Square>; 2],
     ) {
         let i = sq.index();
         if (ps.stop[c.index()][i] & (pawns[0] | pawns[1])).any() {
             sink.kind_term(c, r, KindTerm::BehindPawn, 1);
         }
         if let Some(k) = kings[c.index()] {
-            let at = V::rules().spec.topology.coord(sq);
-            let d = (k.file - at.file).abs().max((k.rank - at.rank).abs()) as u32;
+            let d = ps.steps(k, sq);
             if d > 0 {
                 sink.kind_term(c, r, KindTerm::RoyalDistance, d);
             }
@@ -465,8 +463,7 @@ impl<V: Variant> Position<V> {
     ) {
         let rules = V::rules();
         let nroles = rules.tables.num_roles().min(MAX_KINDS);
-        let topo = &rules.spec.topology;
-        let kings = Color::ALL.map(|c| self.king(c).map(|k| topo.coord(k)));
+        let kings = Color::ALL.map(|c| self.king(c));
         let pawn_attacks = [0, 1].map(|side| {
             (0..nroles)
                 .filter(|&r| ps.is_pawn(r))
@@ -527,12 +524,9 @@ impl<V: Variant> Position<V> {
                     if (stop & occ).any() {
                         details.blocked += 1;
                     }
-                    if let Some(at) = stop.lsb().map(|s| topo.coord(s)) {
-                        let distance = |k: Option<crate::geometry::Coord>| {
-                            k.map_or(0, |k| {
-                                let d = (k.file - at.file).abs().max((k.rank - at.rank).abs());
-                                d.min(5) as u32 * progress
-                            })
+                    if let Some(at) = stop.lsb() {
+                        let distance = |k: Option<crate::Square>| {
+                            k.map_or(0, |k| ps.steps(k, at).min(5) * progress)
                         };
                         details.own_royal_distance += distance(kings[c.index()]);
                         details.enemy_royal_distance += distance(kings[(!c).index()]);
