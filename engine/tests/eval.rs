@@ -410,10 +410,86 @@ fn extreme2d_reports_mobility_per_power_and_royal_zone_attacks() {
 }
 
 #[test]
+fn extreme2d_reports_threatened_stacks_per_disc() {
+    use variantlab_engine::variants::extreme2d::Extreme2d;
+    // Kinds: pawn 0, red 1, blue 2, yellow 3, heir 4. A stack's worth is the sum of its
+    // discs' default values (Pawn 100, red 450, blue 300, yellow 280, Heir disc 200); the King
+    // is never the cheaper attacker. A threatened stack counts once per disc, in the disc's
+    // kind; a fork is two or more threatened stacks. White to move.
+    // White:
+    // - the Queen stack (rb) on e4 (750) is attacked by Black's Knight stack (y) on d6 (280,
+    //   the leap d6-e4): cheaper, so it is threatened although the Pawn on e3 defends it
+    //   (a Pawn attacks the cell in front): one red and one blue;
+    // - the Knight stack (y) on h5 (280) is attacked by Black's Rook stack (r) on h9 (450,
+    //   down the h-file), a dearer attacker, and the Pawn on h4 defends it: not threatened;
+    // - the Pawn on c5 is attacked by Black's Pawn on c6 (as dear) and nothing defends it:
+    //   threatened;
+    // - the Pawns on e3 and h4 are not attacked, and the King never counts.
+    // So two threatened stacks: a fork for White.
+    // Black:
+    // - the Pawn on c6 is attacked by the Pawn on c5 and the Queen stack on e4 (along the
+    //   diagonal d5-c6), and nothing defends it: threatened;
+    // - the Knight stack (y) on b2 is attacked only by White's King on a1, whose disc is worth
+    //   nothing but which is never the cheaper attacker, and the Rook stack on b9 defends it
+    //   down the b-file: not threatened;
+    // - d6, h9 and b9 are not attacked.
+    let text = "White: Ka1, (rb)e4, Pe3, (y)h5, Ph4, Pc5. \
+                Black: Kj10, (y)d6, (r)h9, Pc6, (y)b2, (r)b9. White to move.";
+    let pos = Extreme2d::from_text(text).unwrap();
+    let calls = FeatureCalls::of(&pos);
+    assert_eq!(
+        calls.threatened_by_side(),
+        vec![
+            (Color::White, 0, true, 1),
+            (Color::White, 1, true, 1),
+            (Color::White, 2, true, 1),
+            (Color::Black, 0, false, 1)
+        ]
+    );
+    assert_eq!(calls.multiple, vec![(Color::White, true)]);
+    // The Heir is no royal piece: it is a target and may be the cheaper attacker. Black to
+    // move. Black's bare Heir on d6 (200) steps onto e5 and d5: White's Bishop stack (b) on e5
+    // (300) is attacked by a cheaper stack, so it is threatened although the Pawn on e4
+    // defends it; the Pawn on d5 (100) is attacked by a dearer one and nothing defends it,
+    // so it is threatened too: a fork for White, not to move. The Heir is attacked by the
+    // Pawn on d5 (cheaper) and is threatened although Black's Rook stack on d10 defends it.
+    let text = "White: Ka1, (b)e5, Pe4, Pd5. Black: Kj10, Hd6, (r)d10. Black to move.";
+    let calls = FeatureCalls::of(&Extreme2d::from_text(text).unwrap());
+    assert_eq!(
+        calls.threatened_by_side(),
+        vec![
+            (Color::White, 0, false, 1),
+            (Color::White, 2, false, 1),
+            (Color::Black, 4, true, 1)
+        ]
+    );
+    assert_eq!(calls.multiple, vec![(Color::White, false)]);
+    // With a red disc under the Heir (650) it is the dearer attacker of the defended Bishop
+    // stack, which is no longer threatened; the Heir stack still is, now one heir and one
+    // red, and White keeps one threatened Pawn (no fork).
+    let text = "White: Ka1, (b)e5, Pe4, Pd5. Black: Kj10, H(r)d6, (r)d10. Black to move.";
+    let calls = FeatureCalls::of(&Extreme2d::from_text(text).unwrap());
+    assert_eq!(
+        calls.threatened_by_side(),
+        vec![
+            (Color::White, 0, false, 1),
+            (Color::Black, 1, true, 1),
+            (Color::Black, 4, true, 1)
+        ]
+    );
+    assert!(calls.multiple.is_empty(), "{:?}", calls.multiple);
+}
+
+#[test]
 fn pawn_structure_only_where_pawns_only_move_forward() {
     for kind in VariantKind::ALL {
         with_variant!(kind, G => {
-            let expected = if kind.name() == "chess" { 8 } else { 0 };
+            // Gateway's Pawns only move forward too, along their columns.
+            let expected = match kind.name() {
+                "chess" => 8,
+                "gateway" => 10,
+                _ => 0,
+            };
             assert_eq!(G::start().pawn_ranks(), expected, "{}", kind.name());
         });
     }
@@ -455,6 +531,89 @@ fn gateway_reports_mobility_royal_zone_and_threats() {
     assert_eq!(
         calls.threatened_by_side(),
         vec![(Color::White, 1, true, 1), (Color::Black, 7, false, 1)]
+    );
+}
+
+#[test]
+fn gateway_reports_passed_doubled_and_isolated_pawns_by_columns() {
+    use variantlab_engine::eval::PawnDetails;
+    use variantlab_engine::variants::gateway::Gateway;
+    // A Pawn's column is its file on its level; its neighbour columns are those of its four
+    // capture cells: file ±1 on its level, level ±1 on its file (levels v w x y z, v on
+    // top). White moves up the ranks, Black down; ranks are 0-based from the owner's side.
+    //
+    // White:
+    // - xb4 and xb6 share column xb: xb4 is doubled (and so not looked at as passed).
+    // - xb6 is passed (no Black Pawn on ranks 7-10 of xb, xa, xc, wb or yb), rank 6 = index
+    //   5; the Black Knight on its next cell xb7 blocks it, so it is not free either.
+    // - xc5 is stopped by the Black Pawn on yc7, in its neighbour column yc one level down
+    //   (yc7 takes on xc6): a rule that looked only at the neighbouring files b and d of its
+    //   own level would call it passed. Not isolated: xb4 and xb6 are in its neighbour column
+    //   xb (which makes them not isolated either).
+    // - vc7 is passed, rank index 6, and free: nothing on vc8, vc9, vc10; its progress is
+    //   6 - 10/4 = 4. Isolated: no White Pawn on vb, vd or wc.
+    // So White: two passed pawns, one doubled, one isolated, one blocked, free 4.
+    // Black (ranks counted from rank 10 down):
+    // - yc7 (index 3) is not passed: White's xc5 is ahead of it in neighbour column xc.
+    //   Isolated (no Black Pawn on yb, yd, xc or zc).
+    // - zb4 (index 6) is passed (no White Pawn on ranks 1-3 of zb, za, zc or yb); its next
+    //   cell zb3 is empty, so not blocked, but the White Knight on zb2 is ahead in its
+    //   column, so not free. Isolated (no Black Pawn on za, zc or yb).
+    let pos = Gateway::from_text(
+        "W: Kx1, Pxb4, Pxb6, Pxc5, Pvc7, Nzb2. B: Kz10, Pyc7, Pzb4, Nxb7. White to move.",
+    )
+    .unwrap();
+    assert_eq!(pos.pawn_ranks(), 10);
+    let calls = FeatureCalls::of(&pos);
+    let mut passed = calls.passed.clone();
+    passed.sort_by_key(|&(c, r)| (c == Color::Black, r));
+    assert_eq!(
+        passed,
+        vec![(Color::White, 5), (Color::White, 6), (Color::Black, 6)]
+    );
+    assert_eq!(
+        calls.structure,
+        vec![(Color::White, 1, 1), (Color::Black, 0, 2)]
+    );
+    assert_eq!(
+        calls.details,
+        vec![
+            (
+                Color::White,
+                PawnDetails {
+                    blocked: 1,
+                    free_passed: 4,
+                    ..PawnDetails::default()
+                }
+            ),
+            (Color::Black, PawnDetails::default())
+        ]
+    );
+    // The missing cells and the Quantum King. White's wa5 has no enemy Pawn anywhere, but
+    // wa8 does not exist (a gateway hole): it can never step to the last rank, so it is not
+    // passed. Not isolated: wb9 is in its neighbour column wb (and wa5 in wb9's). wb9 is
+    // passed, rank index 8, and blocked: its next cell wb10 is a cell of Black's Quantum
+    // King, which no piece may enter (it is not free either). Black has no Pawns. (Black is
+    // to move: wb9 threatens wa10 and wc10, so Black must transform.)
+    let pos = Gateway::from_text("W: Kx1, Pwa5, Pwb9. B: Kw10. Black to move.").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    assert_eq!(calls.passed, vec![(Color::White, 8)]);
+    assert_eq!(
+        calls.structure,
+        vec![(Color::White, 0, 0), (Color::Black, 0, 0)]
+    );
+    assert_eq!(
+        calls.details,
+        vec![
+            (
+                Color::White,
+                PawnDetails {
+                    blocked: 1,
+                    ..PawnDetails::default()
+                }
+            ),
+            (Color::Black, PawnDetails::default())
+        ]
     );
 }
 

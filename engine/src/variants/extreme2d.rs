@@ -147,6 +147,37 @@ fn absorb(s: u16, victim: u16) -> u16 {
     (s & !POWERS) | y << 4 | b << 2 | r
 }
 
+/// The material kinds: one per disc (a stack's value is the sum of its discs'), the ownership
+/// discs counted apart (a plain disc without powers is a Pawn).
+const KIND_NAMES: [&str; 6] = ["pawn", "red", "blue", "yellow", "heir", "king"];
+/// Their default values: [`Game::material_kinds`], and the worth of a stack in the
+/// evaluation's threats (which weigh attacker against victim, whatever the weights).
+const DEFAULT_VALUES: [i32; 6] = [100, 450, 300, 280, 200, 0];
+
+/// The cells of the board.
+const BOARD: u128 = (1 << N) - 1;
+
+// A Pawn is the cheapest stack: no stack is a cheaper attacker of it, and it is a cheaper
+// attacker of any other (every other stack but the King holds a power disc or the Heir's).
+const _: () = assert!(
+    DEFAULT_VALUES[0] < DEFAULT_VALUES[1]
+        && DEFAULT_VALUES[0] < DEFAULT_VALUES[2]
+        && DEFAULT_VALUES[0] < DEFAULT_VALUES[3]
+        && DEFAULT_VALUES[0] < DEFAULT_VALUES[4]
+);
+
+/// What one side attacks, for the evaluation's threats ([`Extreme2d::report_threats`]).
+#[derive(Default)]
+struct Attacks {
+    /// Every cell the side attacks, its own stacks' cells included (it defends them).
+    all: u128,
+    /// The cells its Pawns attack.
+    pawns: u128,
+    /// Its stacks other than Pawns and the King that attack an enemy stack, each with the
+    /// cells it attacks: at most 23 (22 plain discs and the Heir; see [`Extreme2dMoves`]).
+    pieces: ArrayVec<(u16, u128), 23>,
+}
+
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
     name: super::VariantKind::Extreme2d.const_name(),
@@ -693,20 +724,34 @@ impl Extreme2d {
         [red, blue, yellow]
     }
 
-    /// Mobility per disc kind (the cells each power of a stack reaches that its side does not
-    /// hold; a Pawn's step), and attacks on the cells next to the enemy King, in all and per
-    /// disc kind (a stack's royal steps count for neither).
+    /// The evaluation's activity features, from one walk of every stack's attacks:
+    /// - mobility per disc kind (the cells each power of a stack reaches that its side does
+    ///   not hold; a Pawn's step);
+    /// - attacks on the cells next to the enemy King, in all and per disc kind (a stack's
+    ///   royal steps count for neither);
+    /// - threatened stacks and forks ([`Self::report_threats`]), from the cells each side
+    ///   attacks (every part of a stack: powers, royal step, a Pawn's step; the King's too).
     fn report_activity<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         use crate::eval::KindTerm;
         let t = tables();
         let occ = self.occ[0].0 | self.occ[1].0;
+        let mut attacks = [Attacks::default(), Attacks::default()];
         for c in Color::ALL {
             let (us, them) = (c.index(), 1 - c.index());
             let own = self.occ[us].0;
+            let enemy = self.occ[them].0;
             let zone = match self.king_sq[them] {
                 NO_SQ => 0,
                 k => t.king[k as usize],
             };
+            let att = &mut attacks[us];
+            // [X3]: a Pawn attacks the cell in front of it (none from the last rank).
+            att.pawns = if us == 0 {
+                self.pawns[0].0 << W & BOARD
+            } else {
+                self.pawns[1].0 >> W
+            };
+            att.all = att.pawns;
             let mut zone_attacks = 0;
             let mut stacks = own;
             while stacks != 0 {
@@ -728,10 +773,12 @@ impl Extreme2d {
                     }
                     continue;
                 }
+                let mut reach = if role(s) != PLAIN { t.king[from] } else { 0 };
                 for (i, cells) in self.power_targets(from, s, occ).into_iter().enumerate() {
                     if cells == 0 {
                         continue;
                     }
+                    reach |= cells;
                     sink.mobility(c, i + 1, (cells & !own).count_ones());
                     let n = (cells & zone).count_ones();
                     if n > 0 {
@@ -739,9 +786,77 @@ impl Extreme2d {
                         sink.kind_term(c, i + 1, KindTerm::ZoneAttacks, n);
                     }
                 }
+                att.all |= reach;
+                // The King attacks and defends but is never the cheaper attacker.
+                if reach & enemy != 0 && role(s) != KING {
+                    att.pieces.push((s, reach));
+                }
             }
             sink.king_attacks(c, zone_attacks);
             sink.king_danger(c, zone_attacks);
+        }
+        self.report_threats(sink, &attacks);
+    }
+
+    /// Threatened stacks per kind, and forks, from each side's [`Attacks`]. A stack other
+    /// than the King is threatened when an enemy stack of lower worth attacks it, or when the
+    /// enemy attacks it and its own side does not (as in [`crate::eval::report_threats`]).
+    /// Worth is the exchange's ([`Self::see_worth`]) at the default values: the sum of the
+    /// stack's discs (a Pawn 100, red 450, blue 300, yellow 280, the Heir disc 200).
+    ///
+    /// \[D\] Only the King is royal (the rules): the Heir, which may be captured, is a target
+    /// like any stack and may be the cheaper attacker; the King is neither, but its attacks
+    /// (royal step and powers) count for attacking and defending.
+    ///
+    /// A threatened stack counts once for each of its discs, in the disc's material kind,
+    /// as [`Game::material`] and the cell tables count it (a threatened `(rry)` is two
+    /// threatened reds and one yellow, a bare Heir one heir); a fork is two or more
+    /// threatened stacks, whatever their discs.
+    fn report_threats<S: crate::eval::FeatureSink>(&self, sink: &mut S, attacks: &[Attacks; 2]) {
+        for c in Color::ALL {
+            let (us, them) = (c.index(), 1 - c.index());
+            let enemy = &attacks[them];
+            let mut counts = [0u32; 5];
+            let mut stacks = 0;
+            let mut targets = self.occ[us].0 & enemy.all;
+            while targets != 0 {
+                let sq = targets.trailing_zeros() as usize;
+                targets &= targets - 1;
+                let s = self.cells[sq];
+                if role(s) == KING {
+                    continue;
+                }
+                if attacks[us].all >> sq & 1 != 0 {
+                    // Defended: threatened only by a cheaper attacker. None is cheaper than a
+                    // Pawn, and an enemy Pawn is cheaper than any other stack.
+                    if is_pawn(s) {
+                        continue;
+                    }
+                    if enemy.pawns >> sq & 1 == 0 {
+                        let worth = Self::stack_value(s, &DEFAULT_VALUES);
+                        let cheaper = enemy.pieces.iter().any(|&(a, reach)| {
+                            reach >> sq & 1 != 0 && Self::stack_value(a, &DEFAULT_VALUES) < worth
+                        });
+                        if !cheaper {
+                            continue;
+                        }
+                    }
+                }
+                stacks += 1;
+                counts[0] += is_pawn(s) as u32;
+                counts[1] += reds(s) as u32;
+                counts[2] += blues(s) as u32;
+                counts[3] += yellows(s) as u32;
+                counts[4] += (role(s) == HEIR) as u32;
+            }
+            for (kind, n) in counts.into_iter().enumerate() {
+                if n > 0 {
+                    sink.threatened(c, kind, c == self.turn, n);
+                }
+            }
+            if stacks >= 2 {
+                sink.multiple_threats(c, c == self.turn);
+            }
         }
     }
 
@@ -1391,14 +1506,7 @@ impl Game for Extreme2d {
     }
 
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
-        vec![
-            ("pawn", 100),
-            ("red", 450),
-            ("blue", 300),
-            ("yellow", 280),
-            ("heir", 200),
-            ("king", 0),
-        ]
+        KIND_NAMES.into_iter().zip(DEFAULT_VALUES).collect()
     }
 
     fn material(&self) -> Material {
@@ -1825,6 +1933,125 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// The threat calls of the evaluation, and nothing else.
+    #[derive(Default)]
+    struct ThreatCalls {
+        threatened: Vec<(Color, usize, bool, u32)>,
+        multiple: Vec<(Color, bool)>,
+    }
+
+    impl crate::eval::FeatureSink for ThreatCalls {
+        fn piece(&mut self, _: Color, _: usize, _: usize) {}
+        fn mobility(&mut self, _: Color, _: usize, _: u32) {}
+        fn king_attacks(&mut self, _: Color, _: u32) {}
+        fn threatened(&mut self, color: Color, kind: usize, to_move: bool, count: u32) {
+            self.threatened.push((color, kind, to_move, count));
+        }
+        fn multiple_threats(&mut self, color: Color, to_move: bool) {
+            self.multiple.push((color, to_move));
+        }
+        fn king_danger(&mut self, _: Color, _: u32) {}
+        fn in_hand(&mut self, _: Color, _: usize, _: u32) {}
+        fn passed(&mut self, _: Color, _: usize) {}
+        fn pawn_structure(&mut self, _: Color, _: u32, _: u32) {}
+        fn kind_term(&mut self, _: Color, _: usize, _: crate::eval::KindTerm, _: u32) {}
+        fn pawn_details(&mut self, _: Color, _: crate::eval::PawnDetails) {}
+    }
+
+    /// The evaluation's threatened stacks and forks agree, over positions of random games,
+    /// with a brute-force reading of the rule, stack by stack, from the static exchange's
+    /// attack walk (every stack that could capture on a cell, legality aside; the walk is
+    /// checked against the move generator in `attackers_agree_with_the_moves`): a stack other
+    /// than the King is threatened when an enemy stack other than the King of lower worth
+    /// attacks it, or when an enemy stack attacks it and no stack of its side does; it
+    /// counts once per disc, in the disc's kind. And every stack that a legal capture of the
+    /// side to move takes with a cheaper stack (not the King) is among the threatened ones.
+    ///
+    /// Why not the legal captures throughout: the feature reads the attacks of the standing
+    /// position, as in every variant, while legal captures leave out pinned stacks and the
+    /// King's captures onto attacked cells, and a recapture after the capture sees the
+    /// capturer's origin emptied (a defender behind it joins in): a different quantity.
+    #[test]
+    fn threats_agree_with_the_attack_walk() {
+        let mut rng = SplitMix64(13);
+        let (mut threatened, mut cheaper_defended, mut forks) = (0, 0, 0);
+        for _ in 0..20 {
+            let mut p = Extreme2d::start();
+            for _ in 0..80 {
+                let occ = p.occ[0].0 | p.occ[1].0;
+                let mut want = ThreatCalls::default();
+                let mut sets = [0u128; 2];
+                for c in Color::ALL {
+                    let (us, them) = (c.index(), 1 - c.index());
+                    let mut counts = [0u32; 5];
+                    let mut stacks = 0;
+                    for sq in 0..N {
+                        let s = p.cells[sq];
+                        if s == 0 || owner(s) != us || role(s) == KING {
+                            continue;
+                        }
+                        let attackers = p.attackers_within::<false>(sq, them, occ, 0);
+                        let defended = p.attackers_within::<false>(sq, us, occ, 0) != 0;
+                        let worth = Extreme2d::stack_value(s, &VALUES);
+                        let cheaper = (0..N).any(|a| {
+                            attackers >> a & 1 != 0
+                                && role(p.cells[a]) != KING
+                                && Extreme2d::stack_value(p.cells[a], &VALUES) < worth
+                        });
+                        if attackers == 0 || (defended && !cheaper) {
+                            continue;
+                        }
+                        cheaper_defended += (cheaper && defended) as u32;
+                        sets[us] |= 1 << sq;
+                        stacks += 1;
+                        counts[0] += is_pawn(s) as u32;
+                        counts[1] += reds(s) as u32;
+                        counts[2] += blues(s) as u32;
+                        counts[3] += yellows(s) as u32;
+                        counts[4] += (role(s) == HEIR) as u32;
+                    }
+                    let to_move = c == p.turn;
+                    for (kind, n) in counts.into_iter().enumerate() {
+                        if n > 0 {
+                            want.threatened.push((c, kind, to_move, n));
+                        }
+                    }
+                    if stacks >= 2 {
+                        want.multiple.push((c, to_move));
+                        forks += 1;
+                    }
+                    threatened += stacks;
+                }
+                let mut got = ThreatCalls::default();
+                p.report_activity(&mut got);
+                assert_eq!(got.threatened, want.threatened, "{}", p.to_text());
+                assert_eq!(got.multiple, want.multiple, "{}", p.to_text());
+                let mut moves = Extreme2dMoves::new();
+                p.legal_moves(&mut moves);
+                for &m in &moves {
+                    let (mover, victim) = (p.cells[m.from().index()], p.cells[m.to().index()]);
+                    if m.kind() == MoveKind::Normal
+                        && victim != 0
+                        && role(mover) != KING
+                        && Extreme2d::stack_value(mover, &VALUES)
+                            < Extreme2d::stack_value(victim, &VALUES)
+                    {
+                        let them = 1 - p.turn.index();
+                        assert!(sets[them] >> m.to().index() & 1 != 0, "{}", p.move_text(m));
+                    }
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                p.play_unchecked(moves[rng.next() as usize % moves.len()]);
+            }
+        }
+        assert!(
+            threatened > 1000 && cheaper_defended > 100 && forks > 100,
+            "{threatened} {cheaper_defended} {forks}"
+        );
     }
 
     #[test]

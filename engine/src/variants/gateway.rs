@@ -284,6 +284,97 @@ struct Tables {
     /// For each colour, ride group (of `at`) and cell: the union of the group's reverse rays,
     /// to skip a group at once when none of its riders is on its lines.
     group_lines: [Vec<GatewayBb>; 2],
+    /// The masks of the pawn-structure terms.
+    pawns: PawnMasks,
+}
+
+/// Per side and cell, the cells the pawn-structure terms look at, built once so that the
+/// evaluation only masks bitboards. A Pawn steps along its *column* (same file and level,
+/// A12) and captures into its four *neighbour columns*, those of its capture cells: file ±1
+/// on its level, level ±1 on its file (fewer at the edges of the box). They take the place of
+/// the file and the neighbouring files of a flat board. Only cells that exist are included.
+struct PawnMasks {
+    /// Cells ahead in the column (higher ranks from the side's view).
+    front_column: [[GatewayBb; NSQ]; 2],
+    /// Cells ahead in the column and in the neighbour columns.
+    front_span: [[GatewayBb; NSQ]; 2],
+    /// Every cell of the neighbour columns (the same for both sides).
+    neighbours: [GatewayBb; NSQ],
+    /// The next cell of the column, one rank forward (empty where it is missing).
+    stop: [[GatewayBb; NSQ]; 2],
+    /// The cells from which every cell ahead in the column exists, up to the last rank.
+    promotable: [GatewayBb; 2],
+}
+
+/// The cell number of (file, rank, level).
+#[inline]
+fn cell_at(file: usize, rank: usize, level: usize) -> usize {
+    (level * RANKS + rank) * FILES + file
+}
+
+fn build_pawn_masks(topo: &Topology) -> PawnMasks {
+    let exists = |sq: usize| topo.exists(Square(sq as u16));
+    let mut m = PawnMasks {
+        front_column: [[GatewayBb::EMPTY; NSQ]; 2],
+        front_span: [[GatewayBb::EMPTY; NSQ]; 2],
+        neighbours: [GatewayBb::EMPTY; NSQ],
+        stop: [[GatewayBb::EMPTY; NSQ]; 2],
+        promotable: [GatewayBb::EMPTY; 2],
+    };
+    for sq in (0..NSQ).filter(|&sq| exists(sq)) {
+        let (f, rank, l) = coords(sq);
+        let mut columns: ArrayVec<(usize, usize), 4> = ArrayVec::new();
+        if f > 0 {
+            columns.push((f - 1, l));
+        }
+        if f + 1 < FILES {
+            columns.push((f + 1, l));
+        }
+        if l > 0 {
+            columns.push((f, l - 1));
+        }
+        if l + 1 < LEVELS {
+            columns.push((f, l + 1));
+        }
+        for r in 0..RANKS {
+            for &(nf, nl) in &columns {
+                let n = cell_at(nf, r, nl);
+                if exists(n) {
+                    m.neighbours[sq].insert(Square(n as u16));
+                }
+            }
+        }
+        for c in Color::ALL {
+            let ci = c.index();
+            let ahead: Vec<usize> = match c {
+                Color::White => (rank + 1..RANKS).collect(),
+                Color::Black => (0..rank).rev().collect(),
+            };
+            let mut open = true;
+            for (i, &r) in ahead.iter().enumerate() {
+                let own = cell_at(f, r, l);
+                if exists(own) {
+                    m.front_column[ci][sq].insert(Square(own as u16));
+                    m.front_span[ci][sq].insert(Square(own as u16));
+                    if i == 0 {
+                        m.stop[ci][sq].insert(Square(own as u16));
+                    }
+                } else {
+                    open = false;
+                }
+                for &(nf, nl) in &columns {
+                    let n = cell_at(nf, r, nl);
+                    if exists(n) {
+                        m.front_span[ci][sq].insert(Square(n as u16));
+                    }
+                }
+            }
+            if open {
+                m.promotable[ci].insert(Square(sq as u16));
+            }
+        }
+    }
+    m
 }
 
 fn tables() -> &'static Tables {
@@ -347,6 +438,7 @@ fn build_tables() -> Tables {
         }
         v
     });
+    let pawns = build_pawn_masks(&topo);
     Tables {
         topo,
         at,
@@ -354,6 +446,7 @@ fn build_tables() -> Tables {
         rows,
         steps,
         group_lines,
+        pawns,
     }
 }
 
@@ -537,6 +630,58 @@ impl Gateway {
             h ^= z.side;
         }
         h
+    }
+
+    /// Reports pawn structure, the chess family's rule with the file and the neighbouring
+    /// files of a flat board replaced by the Pawn's column and its four neighbour columns
+    /// ([`PawnMasks`]): per side, passed pawns by rank from their owner's side, doubled and
+    /// isolated pawns, and of the [`PawnDetails`](crate::eval::PawnDetails) the blocked and
+    /// free passed pawns. A pawn is doubled with one of its side's pawns ahead in its column
+    /// (and is then not passed: the rear one of two is doubled, not passed); passed with no
+    /// enemy pawn ahead in its column or a neighbour column (one there could block or take it
+    /// on its way); isolated with none of its side's pawns in a neighbour column. Only masks
+    /// of the prebuilt tables: no allocation.
+    ///
+    /// [D] A Pawn whose column has a missing cell ahead (files a and d below a gateway rank)
+    /// can never step to the last rank: it is not passed, whatever the enemy pawns.
+    ///
+    /// [D] A Quantum King cell counts as occupied: no piece may enter it, so a passed pawn
+    /// with one on its next cell is blocked, and one with one ahead in its column is not
+    /// free. The Quantum King's cells are not pawns.
+    fn report_pawn_terms<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
+        let m = &tables().pawns;
+        let occ = self.occupied();
+        for c in Color::ALL {
+            let ci = c.index();
+            let (own, enemy) = (self.pieces(c, PAWN), self.pieces(!c, PAWN));
+            let mut details = crate::eval::PawnDetails::default();
+            let (mut doubled, mut isolated) = (0, 0);
+            for s in own.squares() {
+                let i = s.index();
+                if (m.front_column[ci][i] & own).any() {
+                    doubled += 1;
+                } else if m.promotable[ci].contains(s) && (m.front_span[ci][i] & enemy).is_empty() {
+                    let rank = coords(i).1;
+                    let rank = if c == Color::White {
+                        rank
+                    } else {
+                        RANKS - 1 - rank
+                    };
+                    sink.passed(c, rank);
+                    if (m.stop[ci][i] & occ).any() {
+                        details.blocked += 1;
+                    }
+                    if (m.front_column[ci][i] & occ).is_empty() {
+                        details.free_passed += crate::eval::passed_progress(rank, RANKS);
+                    }
+                }
+                if (m.neighbours[i] & own).is_empty() {
+                    isolated += 1;
+                }
+            }
+            sink.pawn_structure(c, doubled, isolated);
+            sink.pawn_details(c, details);
+        }
     }
 
     /// The cells `c`'s QK attacks: every cell of every row it could step to (A7).
@@ -1385,7 +1530,7 @@ impl Game for Gateway {
     /// kind; attacks on the enemy royal zone (its Quantum King's cells and the rows it could
     /// step to, or its Emperor's neighbours: four threatened row cells are mate); threatened
     /// pieces, as the chess family counts them (the Quantum King attacks and defends, but is
-    /// never the cheaper attacker).
+    /// never the cheaper attacker); pawn structure by columns (`Gateway::report_pawn_terms`).
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         let at = &tables().at;
         let occ = self.occupied();
@@ -1433,6 +1578,12 @@ impl Game for Gateway {
             |c, r| self.pieces(c, r),
             self.turn,
         );
+        self.report_pawn_terms(sink);
+    }
+
+    /// The passed-pawn table has one entry per rank.
+    fn pawn_ranks(&self) -> usize {
+        RANKS
     }
 
     /// Two cheap terms, White minus Black, from the mover's view: 4 centipawns per rank a
