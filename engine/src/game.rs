@@ -89,6 +89,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         let m = self.material();
         crate::zobrist::fnv1a(m.iter().flatten().flat_map(|n| n.to_le_bytes()))
     }
+    /// Whether `m`, a move of this variant but perhaps of another position (the
+    /// transposition table's), is one of [`Game::legal_moves`]'s here, where the variant can
+    /// tell without generating them; `None` where it cannot. The search then plays the
+    /// table's move before generating the rest, and a node it cuts generates nothing.
+    fn is_legal_move(&self, _m: Move) -> Option<bool> {
+        None
+    }
     /// Whether a move changes material (a capture, a promotion, a drop): the moves the
     /// quiescence search looks at.
     fn is_tactical(&self, m: Move) -> bool;

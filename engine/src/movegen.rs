@@ -230,3 +230,57 @@ impl<V: Variant> Position<V> {
         }
     }
 }
+
+impl<V: Variant> Position<V> {
+    /// Whether `m` is one of [`Position::legal_moves_into`]'s moves, found without generating
+    /// them: the search plays the transposition table's move before generating the rest,
+    /// and most nodes with such a move are cut by it. A plain move or promotion is checked
+    /// against its piece's targets, the promotion rules and, by playing it, the safety of
+    /// the mover's King; the rarer kinds (double steps, en passant, castling) against the
+    /// generated list.
+    pub fn is_legal_move(&self, m: Move) -> bool {
+        if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
+            let mut list = crate::moves::MoveList::default();
+            self.legal_moves_into(&mut list);
+            return list.as_ref().contains(&m);
+        }
+        let rules = V::rules();
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let cells = self.cells.as_ref().len();
+        if from.index() >= cells || to.index() >= cells {
+            return false;
+        }
+        let Some(piece) = self.piece_at(from).filter(|p| p.color == us) else {
+            return false;
+        };
+        let Some(ksq) = self.king(us) else {
+            return false;
+        };
+        let occ = self.occupied();
+        let (quiet, captures) = self.targets(piece.role, from, occ);
+        if !(quiet | captures).contains(to) || (piece.role == rules.king) != (from == ksq) {
+            return false;
+        }
+        let promotes = rules.promoting >> piece.role.index() & 1 != 0
+            && rules.promotion_zone[us.index()].contains(to);
+        let shape_ok = match m.kind() {
+            MoveKind::Promotion => promotes && self.promotion_choices().contains(&m.role()),
+            _ => {
+                m.role().0 == 0
+                    && (!promotes
+                        || !rules.spec.promotion.as_ref().is_some_and(|p| p.mandatory)
+                        || self.promotion_choices().is_empty())
+            }
+        };
+        if !shape_ok {
+            return false;
+        }
+        if from == ksq {
+            return !self.attacked_within(to, occ ^ V::Bb::from_square(ksq), !us);
+        }
+        let mut after = *self;
+        after.play_unchecked(m);
+        !after.attacked_within(ksq, after.occupied(), !us)
+    }
+}

@@ -25,7 +25,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tt::{Bound, TranspositionTable};
+use tt::{Bound, TranspositionTable, TtHit};
 
 /// Score of being mated at the root; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -224,11 +224,20 @@ pub enum Technique {
     /// searched a ply deeper unless its static exchange loses (a checking piece that is
     /// simply taken only delays the reply); off, every check is extended.
     CheckExtensionSee = 2097152,
+    /// The table's score as the evaluation of the pruning decisions: where the table holds
+    /// an exact score, or a bound beyond the static evaluation (a lower bound above it, an
+    /// upper bound below it), reverse futility and the null move use that score instead,
+    /// since a search already found the position to be worth at least (or at most) that.
+    TtEval = 4194304,
+    /// Deeper reductions at expected cut nodes: a node searched with a null window as the
+    /// reduced or first reply of an expected all node is expected to cut, and its late quiet
+    /// moves are reduced a ply more (most of them only confirm the cut the first move made).
+    CutNodeReductions = 8388608,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 22] = [
+    pub const ALL: [Technique; 24] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -251,6 +260,8 @@ impl Technique {
         Technique::MoveRuleScaling,
         Technique::ProbCut,
         Technique::CheckExtensionSee,
+        Technique::TtEval,
+        Technique::CutNodeReductions,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -265,7 +276,9 @@ impl Technique {
         | Technique::CorrectionHistory as u32
         | Technique::MoveRuleScaling as u32
         | Technique::ProbCut as u32
-        | Technique::CheckExtensionSee as u32;
+        | Technique::CheckExtensionSee as u32
+        | Technique::TtEval as u32
+        | Technique::CutNodeReductions as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -292,6 +305,8 @@ impl Technique {
             Technique::MoveRuleScaling => "move_rule_scaling",
             Technique::ProbCut => "probcut",
             Technique::CheckExtensionSee => "check_extension_see",
+            Technique::TtEval => "tt_eval",
+            Technique::CutNodeReductions => "cut_node_reductions",
         }
     }
 
@@ -421,6 +436,11 @@ const NO_CACHED: i32 = i32::MIN;
 /// What the move loop needs to know about its node.
 #[derive(Clone, Copy)]
 struct Node {
+    /// Expected to fail high ([`Searcher::negamax`]).
+    cut_node: bool,
+    /// The list holds only the table's move (known legal); the rest are generated if it
+    /// does not cut.
+    rest_pending: bool,
     depth: u32,
     ply: u32,
     in_check: bool,
@@ -887,6 +907,27 @@ impl Searcher {
     }
 
     /// Whether one side has nothing of any value left (its royal piece alone).
+    /// The evaluation the pruning decisions use ([`Technique::TtEval`]): the table's score
+    /// where it holds an exact score or a bound beyond `eval` on the side the bound says,
+    /// otherwise `eval` (always with the technique off, in check, or for a mate score).
+    fn tt_adjusted(&self, eval: i32, hit: Option<TtHit>) -> i32 {
+        match hit {
+            Some(h)
+                if eval != NO_EVAL
+                    && h.score.abs() < MATE_BOUND
+                    && self.on(Technique::TtEval)
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score > eval,
+                        Bound::Upper => h.score < eval,
+                    } =>
+            {
+                h.score
+            }
+            _ => eval,
+        }
+    }
+
     fn bare_royal<G: Game>(&self, pos: &G) -> bool {
         let m = pos.material();
         (0..2).any(|c| {
@@ -1070,25 +1111,25 @@ impl Searcher {
                 score = -self.negamax(
                     &child,
                     depth - 1 + ext,
-                    -(beta - bonus),
-                    -(alpha - bonus),
+                    (-(beta - bonus), -(alpha - bonus)),
                     1,
+                    false,
                 ) + bonus;
             } else {
                 score = -self.negamax(
                     &child,
                     depth - 1 + ext,
-                    -(alpha - bonus) - 1,
-                    -(alpha - bonus),
+                    (-(alpha - bonus) - 1, -(alpha - bonus)),
                     1,
+                    true,
                 ) + bonus;
                 if score > alpha && !self.stopped {
                     score = -self.negamax(
                         &child,
                         depth - 1 + ext,
-                        -(beta - bonus),
-                        -(alpha - bonus),
+                        (-(beta - bonus), -(alpha - bonus)),
                         1,
+                        false,
                     ) + bonus;
                 }
             }
@@ -1158,7 +1199,18 @@ impl Searcher {
             || pos.insufficient_material()
     }
 
-    fn negamax<G: Game>(&mut self, pos: &G, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
+    /// The main search of `pos` to `depth` in the window (`alpha`, `beta`). `cut_node`: a
+    /// null-window node expected to fail high (the reduced reply to a late move, or the
+    /// first reply at an expected all node), which [`Technique::CutNodeReductions`] reduces
+    /// more.
+    fn negamax<G: Game>(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        ply: u32,
+        cut_node: bool,
+    ) -> i32 {
         self.pv[ply as usize].clear();
         // A draw by the rules is a draw at any remaining depth: checked before the quiescence
         // search takes over, so a repetition one quiet move away is seen even where the
@@ -1209,6 +1261,7 @@ impl Searcher {
         let improving =
             !in_check && p >= 2 && self.evals[p - 2] != NO_EVAL && eval > self.evals[p - 2];
         if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
+            let eval = self.tt_adjusted(eval, hit);
             // Reverse futility: far enough above beta that a quiet reply will not bring it
             // back at this small depth.
             let margin = 90 * depth as i32 - if improving { 60 } else { 0 };
@@ -1232,9 +1285,9 @@ impl Searcher {
                     let score = -self.negamax(
                         &null,
                         depth.saturating_sub(1 + r),
-                        -beta,
-                        -beta + 1,
+                        (-beta, -beta + 1),
                         ply + 1,
+                        !cut_node,
                     );
                     self.path.pop();
                     self.null_at[p + 1] = false;
@@ -1247,33 +1300,45 @@ impl Searcher {
                 }
             }
         }
-        let mut moves = G::Moves::default();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            return if in_check {
-                -MATE + ply as i32
-            } else {
-                self.outcome_score(pos.stalemate(), pos.turn(), ply)
-            };
-        }
         let tt_move = hit.and_then(|h| h.mv);
-        if !pv_node
+        let probcut = !pv_node
             && !in_check
             && excluded.is_none()
             && depth >= PROBCUT_DEPTH
             && beta.abs() < MATE_BOUND
             && self.on(Technique::ProbCut)
-            && self.on(Technique::See)
-        {
+            && self.on(Technique::See);
+        // The table's move, where the variant can tell it is legal here without generating
+        // every move, is searched before the rest are generated ([`Searcher::negamax_moves`]):
+        // a node it cuts generates nothing.
+        let tt_legal = tt_move.and_then(|m| pos.is_legal_move(m));
+        let lazy = tt_legal == Some(true) && !probcut && excluded.is_none();
+        let mut moves = G::Moves::default();
+        if !lazy {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return if in_check {
+                    -MATE + ply as i32
+                } else {
+                    self.outcome_score(pos.stalemate(), pos.turn(), ply)
+                };
+            }
+        }
+        if probcut {
             let probcut_beta = beta + 2 * self.pawn_value();
             // Not when the table already says this position stays below the raised bound.
             let refuted = hit.is_some_and(|h| {
                 h.depth + 3 >= depth && h.bound != Bound::Lower && h.score < probcut_beta
             });
             if !refuted {
-                if let Some(score) =
-                    self.probcut(pos, moves.as_ref(), depth, probcut_beta, eval, ply)
-                {
+                if let Some(score) = self.probcut(
+                    pos,
+                    moves.as_ref(),
+                    depth,
+                    (probcut_beta, eval),
+                    ply,
+                    cut_node,
+                ) {
                     return score;
                 }
                 if self.stopped {
@@ -1298,11 +1363,12 @@ impl Searcher {
                 && h.bound != Bound::Upper
                 && h.score.abs() < MATE_BOUND
                 && self.on(Technique::SingularExtensions)
-                && moves.as_ref().contains(&m)
+                && tt_legal.unwrap_or_else(|| moves.as_ref().contains(&m))
             {
                 let singular_beta = h.score - 2 * depth as i32;
                 self.excluded[p] = Some(m);
-                let score = self.negamax(pos, depth / 2, singular_beta - 1, singular_beta, ply);
+                let window = (singular_beta - 1, singular_beta);
+                let score = self.negamax(pos, depth / 2, window, ply, cut_node);
                 self.excluded[p] = None;
                 if self.stopped {
                     return 0;
@@ -1315,8 +1381,17 @@ impl Searcher {
                 }
             }
         }
-        let mut list = self.ordered(pos, moves.as_ref(), tt_move, ply);
+        let mut list = match tt_move.filter(|_| lazy) {
+            Some(m) => {
+                let mut list = std::mem::take(&mut self.scratch[p]);
+                list.clear();
+                list.push((FIRST_KEY, m));
+                list
+            }
+            None => self.ordered(pos, moves.as_ref(), tt_move, ply),
+        };
         let node = Node {
+            rest_pending: lazy,
             depth,
             ply,
             in_check,
@@ -1326,6 +1401,7 @@ impl Searcher {
             singular,
             raw_eval,
             slot,
+            cut_node,
         };
         let score = self.negamax_moves(pos, &mut list, node, alpha, beta);
         self.scratch[ply as usize] = list;
@@ -1342,9 +1418,9 @@ impl Searcher {
         pos: &G,
         moves: &[Move],
         depth: u32,
-        probcut_beta: i32,
-        eval: i32,
+        (probcut_beta, eval): (i32, i32),
         ply: u32,
+        cut_node: bool,
     ) -> Option<i32> {
         let p = ply as usize;
         let mut list = std::mem::take(&mut self.scratch[p]);
@@ -1372,7 +1448,7 @@ impl Searcher {
             let mut score = -self.quiesce(&child, bounds.0, bounds.1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 let reduced = depth - PROBCUT_REDUCTION;
-                score = -self.negamax(&child, reduced, bounds.0, bounds.1, ply + 1);
+                score = -self.negamax(&child, reduced, bounds, ply + 1, !cut_node);
             }
             if self.stopped {
                 break;
@@ -1416,7 +1492,7 @@ impl Searcher {
     fn negamax_moves<G: Game>(
         &mut self,
         pos: &G,
-        list: &mut [(i64, Move)],
+        list: &mut Vec<(i64, Move)>,
         node: Node,
         mut alpha: i32,
         beta: i32,
@@ -1431,6 +1507,8 @@ impl Searcher {
             singular,
             raw_eval,
             slot,
+            cut_node,
+            rest_pending,
         } = node;
         let excluded = self.excluded[ply as usize];
         let pv_node = beta - alpha > 1;
@@ -1451,7 +1529,14 @@ impl Searcher {
             self.on(Technique::HistoryPruning) && self.on(Technique::HistoryGravity);
         let pawn = self.pawn_value();
         let capture_reductions = self.on(Technique::CaptureReductions);
-        for i in 0..list.len() {
+        for i in 0.. {
+            if i == 1 && rest_pending {
+                // The table's move did not cut: the rest now.
+                self.append_rest(pos, list, ply);
+            }
+            if i >= list.len() {
+                break;
+            }
             self.next_move(pos, list, i);
             let (order, m) = list[i];
             if Some(m) == excluded {
@@ -1515,7 +1600,10 @@ impl Searcher {
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1);
+                // The first reply of a principal-variation node is one too; that of an
+                // expected cut node is expected to be an all node, and the other way round.
+                let child_cut = !pv_node && !cut_node;
+                score = -self.negamax(&child, new_depth, (-beta, -alpha), ply + 1, child_cut);
             } else {
                 // Late quiet moves are searched shallower first, by the log-log table,
                 // less for killers and well-scored history, more when not improving.
@@ -1532,6 +1620,9 @@ impl Searcher {
                     }
                     if m == killers[0] || m == killers[1] {
                         r -= 1;
+                    }
+                    if cut_node && self.on(Technique::CutNodeReductions) {
+                        r += 1;
                     }
                     let history = if self.on(Technique::HistoryGravity) {
                         self.history[history_index(m)]
@@ -1555,12 +1646,15 @@ impl Searcher {
                     r = (lmr_reduction(depth, i + 1) - 1).clamp(1, new_depth as i32 - 1);
                 }
                 let reduced = new_depth - r as u32;
-                score = -self.negamax(&child, reduced, -alpha - 1, -alpha, ply + 1);
+                let null_window = (-alpha - 1, -alpha);
+                // A reduced reply is expected to cut (the move is expected to fail low).
+                let child_cut = r > 0 || !cut_node;
+                score = -self.negamax(&child, reduced, null_window, ply + 1, child_cut);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(&child, new_depth, null_window, ply + 1, !cut_node);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1);
+                    score = -self.negamax(&child, new_depth, (-beta, -alpha), ply + 1, false);
                 }
             }
             if self.stopped {
@@ -1786,6 +1880,20 @@ impl Searcher {
         (best, best_move)
     }
 
+    /// Generates the moves of `pos` and adds them to `list`, which holds the table's move
+    /// alone (already searched), in their order but for that move, which stays where it is.
+    /// The other moves' keys keep their order among themselves, so the search takes them as
+    /// it would had they been generated with it.
+    fn append_rest<G: Game>(&mut self, pos: &G, list: &mut Vec<(i64, Move)>, ply: u32) {
+        let first = list[0].1;
+        let mut moves = G::Moves::default();
+        pos.legal_moves(&mut moves);
+        self.order_into(pos, moves.as_ref(), Some(first), ply, list);
+        if let Some(again) = list[1..].iter().position(|e| e.1 == first) {
+            list.swap_remove(again + 1);
+        }
+    }
+
     /// Orders moves: TT move, captures (MVV-LVA plus capture history), killers, the
     /// countermove, quiet moves by history plus continuation history, then the captures that
     /// lose material by static exchange. The
@@ -1797,6 +1905,21 @@ impl Searcher {
         tt_move: Option<Move>,
         ply: u32,
     ) -> Vec<(i64, Move)> {
+        let mut list = std::mem::take(&mut self.scratch[ply as usize]);
+        list.clear();
+        self.order_into(pos, moves, tt_move, ply, &mut list);
+        list
+    }
+
+    /// Appends `moves` to `list` with their ordering keys ([`Searcher::ordered`]).
+    fn order_into<G: Game>(
+        &self,
+        pos: &G,
+        moves: &[Move],
+        tt_move: Option<Move>,
+        ply: u32,
+        list: &mut Vec<(i64, Move)>,
+    ) {
         let killers = self.killers[ply as usize];
         let counter = self.countermove(ply);
         let capture_history = self.on(Technique::CaptureHistory);
@@ -1805,8 +1928,6 @@ impl Searcher {
         } else {
             [NO_KEY; 2]
         };
-        let mut list = std::mem::take(&mut self.scratch[ply as usize]);
-        list.clear();
         for &m in moves {
             if Some(m) == tt_move {
                 list.push((FIRST_KEY, m));
@@ -1835,7 +1956,6 @@ impl Searcher {
             };
             list.push((order_key(key, list.len()), m));
         }
-        list
     }
 
     /// Puts the next move to search at `list[i]` ([`pick_largest`]). With SEE on, a capture
@@ -1918,7 +2038,7 @@ mod tests {
     fn search_after(s: &mut Searcher, p: &P, prev: Move, prev_key: u16, depth: u32, beta: i32) {
         s.line_moves[0] = prev;
         s.line_keys[0] = prev_key;
-        s.negamax(p, depth, beta - 1, beta, 1);
+        s.negamax(p, depth, (beta - 1, beta), 1, false);
     }
 
     // White mates with the quiet move Rb1-b8 after Black's last move (a7-a6 here).
@@ -2004,7 +2124,7 @@ mod tests {
         let p = pos("4k3/8/8/3q4/8/8/8/R2RK3 w - - 0 1");
         let mut s = prepared(&p, all_on());
         let take = p.parse_move("d1d5").unwrap();
-        s.negamax(&p, 1, 599, 600, 1);
+        s.negamax(&p, 1, (599, 600), 1, false);
         let i = s.capture_index(&p, take);
         assert!(s.capture_history[i] > 0, "{}", s.capture_history[i]);
         // Two pawn captures of equal MVV-LVA: a bonus for the second puts it first.
@@ -2036,7 +2156,7 @@ mod tests {
         let p = pos("6k1/5ppp/8/3p4/8/8/8/R2QK3 w - - 0 1");
         let mut s = prepared(&p, all_on());
         let take = p.parse_move("d1d5").unwrap();
-        let score = s.negamax(&p, 1, 4999, 5000, 1);
+        let score = s.negamax(&p, 1, (4999, 5000), 1, false);
         assert!(score >= MATE_BOUND, "{score}");
         let i = s.capture_index(&p, take);
         assert!(s.capture_history[i] < 0, "{}", s.capture_history[i]);
@@ -2237,11 +2357,11 @@ mod tests {
         let only = p.parse_move("a1b2").unwrap();
         // Without it nothing is searched: the result is alpha, and nothing is stored.
         s.excluded[1] = Some(only);
-        assert_eq!(s.negamax(&p, 6, -51, -50, 1), -51);
+        assert_eq!(s.negamax(&p, 6, (-51, -50), 1, false), -51);
         assert!(s.tt.probe(p.hash(), 1).is_none());
         // With it, the bare kings draw: above beta, and the result is stored.
         s.excluded[1] = None;
-        assert!(s.negamax(&p, 6, -51, -50, 1) >= -50);
+        assert!(s.negamax(&p, 6, (-51, -50), 1, false) >= -50);
         let hit = s.tt.probe(p.hash(), 1).expect("stored");
         assert_eq!(hit.mv, Some(only));
     }
@@ -2260,7 +2380,7 @@ mod tests {
         // With ProbCut the node is cut by the capture's reduced search: stored three plies
         // shallower than the node, as a lower bound above the raised bound, with its move.
         let mut s = prepared(&p, probcut.clone());
-        let score = s.negamax(&p, 7, beta - 1, beta, 1);
+        let score = s.negamax(&p, 7, (beta - 1, beta), 1, false);
         let hit = s.tt.probe(p.hash(), 1).expect("stored");
         assert!(score >= beta + 2 * s.pawn_value());
         assert_eq!(
@@ -2270,13 +2390,57 @@ mod tests {
         // Without it the node is searched at its own depth (a ply less by internal
         // iterative reduction, there being no table move).
         let mut s = prepared(&p, SearchConfig::default());
-        assert!(s.negamax(&p, 7, beta - 1, beta, 1) >= beta);
+        assert!(s.negamax(&p, 7, (beta - 1, beta), 1, false) >= beta);
         let hit = s.tt.probe(p.hash(), 1).expect("stored");
         assert_eq!((hit.depth, hit.mv), (6, Some(capture)));
         // At the principal variation (an open window) ProbCut does not act.
         let mut s = prepared(&p, probcut);
-        s.negamax(&p, 7, beta - 100, beta, 1);
+        s.negamax(&p, 7, (beta - 100, beta), 1, false);
         assert_eq!(s.tt.probe(p.hash(), 1).expect("stored").depth, 6);
+    }
+
+    #[test]
+    fn with_tt_eval_a_stored_lower_bound_above_the_evaluation_prunes_by_reverse_futility() {
+        let p = P::start();
+        let beta = 300;
+        let on = SearchConfig {
+            disabled: Technique::DEFAULT_OFF & !(Technique::TtEval as u32),
+            ..SearchConfig::default()
+        };
+        // A shallower search found the start worth at least 1000: too shallow to cut a
+        // depth-3 node, but reverse futility then takes 1000 as the evaluation.
+        let searched = |config: SearchConfig, bound: Bound| {
+            let mut s = prepared(&p, config);
+            assert!(s.static_eval(&p).abs() < 100);
+            s.tt.store(p.hash(), 1, 1, 1000, bound, None);
+            s.negamax(&p, 3, (beta - 1, beta), 1, false)
+        };
+        assert_eq!(searched(on.clone(), Bound::Lower), 1000);
+        // Off, or with a bound that says nothing beyond the evaluation (at most 1000), the
+        // node is searched and the start is worth less than beta.
+        assert!(searched(SearchConfig::default(), Bound::Lower) < beta);
+        assert!(searched(on, Bound::Upper) < beta);
+    }
+
+    #[test]
+    fn cut_node_reductions_act_only_at_expected_cut_nodes() {
+        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        // The same null-window node searched as an expected cut node and as an all node
+        // (which makes its first reply the expected cut node).
+        let nodes = |config: SearchConfig, cut_node: bool| {
+            let mut s = prepared(&p, config);
+            s.negamax(&p, 7, (-1, 0), 1, cut_node);
+            s.nodes
+        };
+        // Off, the expectation changes nothing.
+        let off = SearchConfig::default();
+        assert_eq!(nodes(off.clone(), true), nodes(off, false));
+        // On, the nodes reduced more are others: another tree.
+        let on = SearchConfig {
+            disabled: Technique::DEFAULT_OFF & !(Technique::CutNodeReductions as u32),
+            ..SearchConfig::default()
+        };
+        assert_ne!(nodes(on.clone(), true), nodes(on, false));
     }
 
     #[test]

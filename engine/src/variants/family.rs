@@ -49,6 +49,9 @@ impl<V: Variant> Game for Position<V> {
     fn play_unchecked(&mut self, m: Move) {
         Position::play_unchecked(self, m)
     }
+    fn is_legal_move(&self, m: Move) -> Option<bool> {
+        Some(Position::is_legal_move(self, m))
+    }
     #[inline]
     fn in_check(&self) -> bool {
         self.is_check()
