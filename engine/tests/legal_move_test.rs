@@ -5,46 +5,14 @@
 //! be), plus each of them with every promotion role and a stray role, on every position of
 //! those games and on fixed positions with castling, en passant, promotions, pins and checks.
 
+#[path = "common/random_games.rs"]
+mod random_games;
+
+use random_games::{legal, positions};
 use std::path::Path;
-use variantlab_engine::game::{outcome, Game};
+use variantlab_engine::game::Game;
 use variantlab_engine::variants::file;
-use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Move, MoveKind, Role, VariantKind};
-
-fn legal<G: Game>(p: &G) -> Vec<Move> {
-    let mut m = G::Moves::default();
-    p.legal_moves(&mut m);
-    m.as_ref().to_vec()
-}
-
-/// Positions along seeded random games, half of the plies a capture where one exists, so
-/// material comes off, pieces promote and Kings get checked.
-fn positions<G: Game>(seed: u64, games: usize, plies: usize) -> Vec<G> {
-    let mut rng = SplitMix64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut p = G::start();
-        for _ in 0..plies {
-            let moves = legal(&p);
-            if moves.is_empty() || outcome(&p, &[]).is_some() {
-                break;
-            }
-            out.push(p.clone());
-            let tactical: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| p.is_tactical(m))
-                .collect();
-            let pool = if !tactical.is_empty() && rng.next() % 2 == 0 {
-                &tactical
-            } else {
-                &moves
-            };
-            p.play_unchecked(pool[(rng.next() % pool.len() as u64) as usize]);
-        }
-    }
-    out
-}
 
 /// Checks every candidate on every position; returns how many answers the variant gave and
 /// how many of those were "legal".

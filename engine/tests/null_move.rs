@@ -4,6 +4,10 @@
 //! hash after each legal move), passing twice restores the hash, and no pass is offered in
 //! check.
 
+#[path = "common/random_games.rs"]
+mod random_games;
+
+use random_games::legal;
 use variantlab_engine::game::{outcome, Game};
 use variantlab_engine::variants::dai_mitregi::{DaiMitregi, DaiMitregiStepping};
 use variantlab_engine::variants::dialectic::{Dialectic, DialecticHegelian};
@@ -11,12 +15,6 @@ use variantlab_engine::variants::extreme2d::Extreme2d;
 use variantlab_engine::variants::gateway::Gateway;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::Move;
-
-fn legal<G: Game>(p: &G) -> Vec<Move> {
-    let mut m = G::Moves::default();
-    p.legal_moves(&mut m);
-    m.as_ref().to_vec()
-}
 
 /// Positions along seeded random games, biased towards captures (so material comes off and
 /// checks happen) and, every fourth ply, towards a checking move where one exists.

@@ -3,16 +3,13 @@
 //! two is checked by brute force, an undefended high-value piece is taken, and the chosen move
 //! is always legal.
 
+#[path = "common/random_games.rs"]
+mod random_games;
+
+use random_games::{legal, positions};
 use variantlab_engine::game::{outcome, Game};
 use variantlab_engine::search::{Limits, SearchConfig, Searcher, Technique};
-use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Move, Outcome, Termination, VariantKind};
-
-fn legal<G: Game>(p: &G) -> Vec<Move> {
-    let mut m = G::Moves::default();
-    p.legal_moves(&mut m);
-    m.as_ref().to_vec()
-}
 
 fn mated<G: Game>(p: &G) -> bool {
     matches!(outcome(p, &[]), Some(Outcome::Decisive { winner, reason: Termination::Checkmate }) if winner != p.turn())
@@ -45,34 +42,6 @@ fn forces_mate_in_two<G: Game>(p: &G, m: Move) -> bool {
         })
 }
 
-/// Positions along seeded random games, biased towards captures so material comes off.
-fn positions<G: Game>(seed: u64, games: usize) -> Vec<G> {
-    let mut rng = SplitMix64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut p = G::start();
-        for _ in 0..300 {
-            let moves = legal(&p);
-            if moves.is_empty() || outcome(&p, &[]).is_some() {
-                break;
-            }
-            out.push(p.clone());
-            let tactical: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| p.is_tactical(m))
-                .collect();
-            let pool = if !tactical.is_empty() && rng.next() % 2 == 0 {
-                &tactical
-            } else {
-                &moves
-            };
-            p.play_unchecked(pool[(rng.next() % pool.len() as u64) as usize]);
-        }
-    }
-    out
-}
-
 /// `shallow` searches one ply (plus quiescence) where others search two or three: a Dai
 /// Mitregi position with pieces in hand has hundreds of moves at every node.
 fn check_variant<G: Game>(name: &str, games: usize, shallow: bool, extras: &[&str]) {
@@ -80,7 +49,7 @@ fn check_variant<G: Game>(name: &str, games: usize, shallow: bool, extras: &[&st
     // Looking for a mate in one tries every move: with hundreds of drops, stop at the first.
     let mate_goal = if shallow { 1 } else { 12 };
     let mut all: Vec<G> = extras.iter().map(|t| G::from_text(t).unwrap()).collect();
-    all.extend(positions::<G>(42, games));
+    all.extend(positions::<G>(42, games, 300));
     // The hanging-piece check compares the score with material: the mop-up term (up to 140
     // cp once a side is down to its royal piece and cheapest kind) is off here and has its
     // own test in the search module.

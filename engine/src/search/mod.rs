@@ -233,11 +233,15 @@ pub enum Technique {
     /// reduced or first reply of an expected all node is expected to cut, and its late quiet
     /// moves are reduced a ply more (most of them only confirm the cut the first move made).
     CutNodeReductions = 8388608,
+    /// The table's move before the rest: where the variant can tell that the table's move is
+    /// legal without generating every move ([`Game::is_legal_move`]), it is searched first
+    /// and the rest are generated only if it does not cut.
+    TtMoveFirst = 16777216,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 24] = [
+    pub const ALL: [Technique; 25] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -262,6 +266,7 @@ impl Technique {
         Technique::CheckExtensionSee,
         Technique::TtEval,
         Technique::CutNodeReductions,
+        Technique::TtMoveFirst,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -307,6 +312,7 @@ impl Technique {
             Technique::CheckExtensionSee => "check_extension_see",
             Technique::TtEval => "tt_eval",
             Technique::CutNodeReductions => "cut_node_reductions",
+            Technique::TtMoveFirst => "tt_move_first",
         }
     }
 
@@ -1312,7 +1318,10 @@ impl Searcher {
         // every move, is searched before the rest are generated ([`Searcher::negamax_moves`]):
         // a node it cuts generates nothing.
         let tt_legal = tt_move.and_then(|m| pos.is_legal_move(m));
-        let lazy = tt_legal == Some(true) && !probcut && excluded.is_none();
+        let lazy = tt_legal == Some(true)
+            && !probcut
+            && excluded.is_none()
+            && self.on(Technique::TtMoveFirst);
         let mut moves = G::Moves::default();
         if !lazy {
             pos.legal_moves(&mut moves);
