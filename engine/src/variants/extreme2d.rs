@@ -136,6 +136,20 @@ fn yellows(s: u16) -> u16 {
 fn is_pawn(s: u16) -> bool {
     s & PRESENT != 0 && role(s) == PLAIN && s & POWERS == 0
 }
+/// What stack `s` counts of each material kind, in the order of `material_kinds`: a Pawn,
+/// its red, blue and yellow discs, an Heir, a King (its material, and what a threat to it
+/// threatens).
+#[inline]
+fn kind_counts(s: u16) -> [u16; 6] {
+    [
+        u16::from(is_pawn(s)),
+        reds(s),
+        blues(s),
+        yellows(s),
+        u16::from(role(s) == HEIR),
+        u16::from(role(s) == KING),
+    ]
+}
 
 /// Stack `s` after it captures `victim` \[X5\]: it keeps its top disc and takes the victim's
 /// power discs, capped at two per colour (the surplus leaves the game).
@@ -843,11 +857,9 @@ impl Extreme2d {
                     }
                 }
                 stacks += 1;
-                counts[0] += is_pawn(s) as u32;
-                counts[1] += reds(s) as u32;
-                counts[2] += blues(s) as u32;
-                counts[3] += yellows(s) as u32;
-                counts[4] += (role(s) == HEIR) as u32;
+                for (n, k) in counts.iter_mut().zip(kind_counts(s)) {
+                    *n += u32::from(k);
+                }
             }
             for (kind, n) in counts.into_iter().enumerate() {
                 if n > 0 {
@@ -1515,13 +1527,9 @@ impl Game for Extreme2d {
             if s == 0 {
                 continue;
             }
-            let side = &mut m[owner(s)];
-            side[0] += is_pawn(s) as u16;
-            side[1] += reds(s);
-            side[2] += blues(s);
-            side[3] += yellows(s);
-            side[4] += (role(s) == HEIR) as u16;
-            side[5] += (role(s) == KING) as u16;
+            for (n, k) in m[owner(s)].iter_mut().zip(kind_counts(s)) {
+                *n += k;
+            }
         }
         m
     }
@@ -2006,11 +2014,9 @@ mod tests {
                         cheaper_defended += (cheaper && defended) as u32;
                         sets[us] |= 1 << sq;
                         stacks += 1;
-                        counts[0] += is_pawn(s) as u32;
-                        counts[1] += reds(s) as u32;
-                        counts[2] += blues(s) as u32;
-                        counts[3] += yellows(s) as u32;
-                        counts[4] += (role(s) == HEIR) as u32;
+                        for (n, k) in counts.iter_mut().zip(kind_counts(s)) {
+                            *n += u32::from(k);
+                        }
                     }
                     let to_move = c == p.turn;
                     for (kind, n) in counts.into_iter().enumerate() {
