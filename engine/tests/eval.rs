@@ -234,6 +234,11 @@ fn chess_reports_shelter_passed_pawn_details_files_outposts_and_zone_attacks() {
                     phalanx: 3,
                     backward: 0,
                     space: 15,
+                    // a5 and c5 are safe next cells, a5 defended by the Knight on c6; no
+                    // path is safe (Black's Rook and Knight attack a8 and c8).
+                    safe_path: 0,
+                    safe_stop: 2,
+                    defended_stop: 1,
                 }
             ),
             (
@@ -323,6 +328,41 @@ fn chess_reports_phalanxes_backward_pawns_space_and_piece_placement() {
         <variantlab_engine::variants::Chess as variantlab_engine::position::Variant>::rules();
     let ps = rules.pawn_structure.as_ref().unwrap();
     assert_eq!(ps.colour_bound, 1 << 2);
+}
+
+#[test]
+fn chess_reports_passed_pawns_with_safe_paths_and_next_cells() {
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // White's passed pawns: b4 (progress 1), d5 (2), g6 (3). Black attacks a7, b7 and b8
+    // (its King) and e7, f6 and h6 (its Knight on g8). b4: b5 is safe, but its King attacks
+    // b7 and b8. d5: nothing of Black's holds or attacks d6, d7 or d8, a safe path; no White
+    // piece attacks d6. g6: g7 is safe and White's Bishop on h6 defends it, but Black's
+    // Knight holds g8. Black has no pawns.
+    let pos = G::from_text("k5n1/8/6PB/3P4/1P6/8/8/4K3 w - - 0 1").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    let terms: Vec<_> = calls
+        .details
+        .iter()
+        .map(|(c, d)| (*c, d.safe_path, d.safe_stop, d.defended_stop))
+        .collect();
+    assert_eq!(
+        terms,
+        vec![(Color::White, 2, 1 + 2 + 3, 3), (Color::Black, 0, 0, 0)]
+    );
+    // A Black Rook on g7 instead of the Knight: g6 is blocked, its next cell still defended;
+    // the Rook attacks the seventh rank, so d5's path is no longer safe (d6 still is).
+    let pos = G::from_text("k7/6r1/6PB/3P4/1P6/8/8/4K3 w - - 0 1").unwrap();
+    let calls = FeatureCalls::of(&pos);
+    let white = calls.details[0].1;
+    assert_eq!(
+        (
+            white.blocked,
+            white.safe_path,
+            white.safe_stop,
+            white.defended_stop
+        ),
+        (1, 0, 1 + 2, 3)
+    );
 }
 
 #[test]

@@ -163,6 +163,16 @@ pub struct PawnDetails {
     /// Cells of the side's space ([`crate::rules::PawnStructure::space`]) not held by its
     /// pawns and not attacked by enemy pawns, those behind one of its pawns counted twice.
     pub space: u32,
+    /// Over the passed pawns none of whose cells ahead on their file an enemy piece holds or
+    /// attacks: their progress. Why: such a pawn walks in unless a piece comes to stop it,
+    /// which the free passed pawn (nothing ahead) does not say.
+    pub safe_path: u32,
+    /// Over the passed pawns whose next cell is empty and not attacked by the enemy: their
+    /// progress (the pawn can take its next step now).
+    pub safe_stop: u32,
+    /// Over the passed pawns whose next cell their side attacks: their progress (the step is
+    /// supported even where the enemy contests it).
+    pub defended_stop: u32,
 }
 
 /// How far a pawn on `rank` (from its owner's side) has advanced beyond the first quarter of
@@ -376,6 +386,18 @@ impl Layout {
     pub fn space(&self) -> usize {
         self.kinds * self.block() + 17 + self.pawn_ranks
     }
+    /// Index of the weight of a step of progress of a passed pawn with a safe path.
+    pub fn safe_path(&self) -> usize {
+        self.kinds * self.block() + 18 + self.pawn_ranks
+    }
+    /// Index of the weight of a step of progress of a passed pawn with a safe next cell.
+    pub fn safe_stop(&self) -> usize {
+        self.kinds * self.block() + 19 + self.pawn_ranks
+    }
+    /// Index of the weight of a step of progress of a passed pawn with a defended next cell.
+    pub fn defended_stop(&self) -> usize {
+        self.kinds * self.block() + 20 + self.pawn_ranks
+    }
     /// Indices of the weights that belong to the pawns of a variant with pawn structure:
     /// passed pawns by rank, doubled, isolated, supported and blocked pawns, the royal
     /// distances from passed pawns and the shelter (what a pawn is worth with its usual
@@ -396,6 +418,9 @@ impl Layout {
             self.phalanx(),
             self.backward(),
             self.space(),
+            self.safe_path(),
+            self.safe_stop(),
+            self.defended_stop(),
         ]);
         v
     }
@@ -422,7 +447,7 @@ impl Layout {
     }
     /// Number of weights (each a middle-game and end-game pair).
     pub fn len(&self) -> usize {
-        self.kinds * self.block() + 18 + self.pawn_ranks
+        self.kinds * self.block() + 21 + self.pawn_ranks
     }
     /// Whether there are no weights at all.
     pub fn is_empty(&self) -> bool {
@@ -678,6 +703,9 @@ macro_rules! indexed_feature_sink {
                 self.add(color, l.phalanx(), d.phalanx as i32);
                 self.add(color, l.backward(), d.backward as i32);
                 self.add(color, l.space(), d.space as i32);
+                self.add(color, l.safe_path(), d.safe_path as i32);
+                self.add(color, l.safe_stop(), d.safe_stop as i32);
+                self.add(color, l.defended_stop(), d.defended_stop as i32);
             }
             #[inline]
             fn wants_activity(&self) -> bool {

@@ -181,6 +181,15 @@ pub struct EvalWeights {
     /// Per cell of space (`eval::PawnDetails::space`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub space: [i32; 2],
+    /// Per step of progress of a passed pawn with a safe path (`eval::PawnDetails::safe_path`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passed_safe_path: [i32; 2],
+    /// Per step of progress of a passed pawn with a safe next cell.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passed_safe_stop: [i32; 2],
+    /// Per step of progress of a passed pawn whose next cell its side attacks.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passed_defended_stop: [i32; 2],
     /// Per material kind, in the order of the variant's kinds.
     pub kinds: Vec<KindWeights>,
 }
@@ -326,6 +335,9 @@ impl EvalWeights {
         w[layout.phalanx()] = self.phalanx;
         w[layout.backward()] = self.backward;
         w[layout.space()] = self.space;
+        w[layout.safe_path()] = self.passed_safe_path;
+        w[layout.safe_stop()] = self.passed_safe_stop;
+        w[layout.defended_stop()] = self.passed_defended_stop;
         Ok(w)
     }
 
@@ -388,6 +400,9 @@ impl EvalWeights {
             phalanx: w[layout.phalanx()],
             backward: w[layout.backward()],
             space: w[layout.space()],
+            passed_safe_path: w[layout.safe_path()],
+            passed_safe_stop: w[layout.safe_stop()],
+            passed_defended_stop: w[layout.defended_stop()],
             kinds,
         }
     }

@@ -472,8 +472,15 @@ impl<V: Variant> Position<V> {
                 .filter(|&r| ps.is_pawn(r))
                 .fold(V::Bb::EMPTY, |acc, r| acc | attacked[side][r])
         });
+        let all_attacks = [0, 1].map(|side| {
+            attacked[side][..nroles]
+                .iter()
+                .fold(V::Bb::EMPTY, |acc, &b| acc | b)
+        });
         for c in Color::ALL {
             let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
+            let (own_attacks, enemy_attacks) = (all_attacks[c.index()], all_attacks[(!c).index()]);
+            let enemy_pieces = self.by_color(!c);
             let (pawn_attacks, enemy_pawn_attacks) =
                 (pawn_attacks[c.index()], pawn_attacks[(!c).index()]);
             let mut details = crate::eval::PawnDetails {
@@ -526,6 +533,14 @@ impl<V: Variant> Position<V> {
                     let stop = ps.stop[c.index()][i];
                     if (stop & occ).any() {
                         details.blocked += 1;
+                    } else if (stop & enemy_attacks).is_empty() {
+                        details.safe_stop += progress;
+                    }
+                    if (stop & own_attacks).any() {
+                        details.defended_stop += progress;
+                    }
+                    if (ps.front_file[c.index()][i] & (enemy_pieces | enemy_attacks)).is_empty() {
+                        details.safe_path += progress;
                     }
                     if let Some(at) = stop.lsb() {
                         let distance = |k: Option<crate::Square>| {
