@@ -389,6 +389,28 @@ fn chess_reports_safe_checks_and_cramped_pieces() {
 }
 
 #[test]
+fn chess_reports_attacks_on_cells_only_the_royal_piece_defends() {
+    use variantlab_engine::eval::KindTerm;
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // Kinds: bishop 2, rook 3. White's King on g1: its pawns defend none of f1, h1, f2, g2 and
+    // h2, so all are weak; Black's Rook on a2 and Bishop on c5 both attack f2 (once each).
+    // Black's King on e8: its Bishop defends e7 and f8; White attacks none of the rest.
+    let pos = G::from_text("4k3/8/8/2b5/8/8/r4PPP/6K1 w - - 0 1").unwrap();
+    assert_eq!(
+        FeatureCalls::of(&pos).kind_terms_of(&[KindTerm::WeakZone]),
+        vec![
+            (Color::Black, 2, KindTerm::WeakZone, 1),
+            (Color::Black, 3, KindTerm::WeakZone, 1),
+        ]
+    );
+    // A White Knight on h3 defends f2: no weak cell is attacked any more.
+    let pos = G::from_text("4k3/8/8/2b5/8/7N/r4PPP/6K1 w - - 0 1").unwrap();
+    assert!(FeatureCalls::of(&pos)
+        .kind_terms_of(&[KindTerm::WeakZone])
+        .is_empty());
+}
+
+#[test]
 fn dialectic_reports_mobility_by_the_tokens_and_threats() {
     use variantlab_engine::eval::KindTerm;
     use variantlab_engine::variants::dialectic::Dialectic;

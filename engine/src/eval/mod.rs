@@ -113,11 +113,16 @@ pub enum KindTerm {
     /// count summed over the kind's pieces). Why: such pawns block the piece and leave the
     /// other colour to the enemy (a "bad" bishop).
     ColourPawns,
+    /// Attacks of the kind's pieces on the cells next to the enemy royal piece that no enemy
+    /// piece but the royal one defends (the kind's attacked cells counted once each). Why:
+    /// an attack on a cell the defence covers twice threatens less than one on a cell only
+    /// the royal piece guards, where a piece can land with check or mate.
+    WeakZone,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 9] = [
+    pub const ALL: [KindTerm; 10] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
@@ -127,6 +132,7 @@ impl KindTerm {
         KindTerm::BehindPawn,
         KindTerm::RoyalDistance,
         KindTerm::ColourPawns,
+        KindTerm::WeakZone,
     ];
 }
 
@@ -441,6 +447,7 @@ impl Layout {
                 self.kind_term(k, KindTerm::ZoneAttacks),
                 self.kind_term(k, KindTerm::SafeChecks),
                 self.kind_term(k, KindTerm::Cramped),
+                self.kind_term(k, KindTerm::WeakZone),
             ]);
         }
         v

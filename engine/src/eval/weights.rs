@@ -86,6 +86,10 @@ pub struct KindWeights {
     /// Per own pawn on a colour-bound piece's colour (`eval::KindTerm::ColourPawns`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub colour_pawns: [i32; 2],
+    /// Per cell next to the enemy royal piece that the kind attacks and only that royal piece
+    /// defends (`eval::KindTerm::WeakZone`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub weak_zone: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -108,6 +112,7 @@ impl KindWeights {
             self.behind_pawn,
             self.royal_distance,
             self.colour_pawns,
+            self.weak_zone,
         ]
     }
 }
@@ -369,6 +374,7 @@ impl EvalWeights {
                 behind_pawn: w[layout.kind_term(k, KindTerm::BehindPawn)],
                 royal_distance: w[layout.kind_term(k, KindTerm::RoyalDistance)],
                 colour_pawns: w[layout.kind_term(k, KindTerm::ColourPawns)],
+                weak_zone: w[layout.kind_term(k, KindTerm::WeakZone)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })

@@ -302,6 +302,24 @@ impl<V: Variant> Game for Position<V> {
             sink.king_danger(c, zone_attacks);
         }
         let any = attacked.map(|side| side[..nroles].iter().fold(V::Bb::EMPTY, |acc, &b| acc | b));
+        // Weak cells of each royal zone: those no piece of the royal piece's side but the
+        // royal piece itself defends; each kind's attacks on them.
+        for c in Color::ALL {
+            let Some(k) = self.king(!c) else { continue };
+            let defended = (0..nroles)
+                .filter(|&r| r != rules.king.index())
+                .fold(V::Bb::EMPTY, |acc, r| acc | attacked[(!c).index()][r]);
+            let weak = t.attacks(!c, rules.king, k, occ) & !defended;
+            if weak.is_empty() {
+                continue;
+            }
+            for r in (0..nroles).filter(|&r| r != rules.king.index()) {
+                let hits = (attacked[c.index()][r] & weak).count();
+                if hits > 0 {
+                    sink.kind_term(c, r, KindTerm::WeakZone, hits);
+                }
+            }
+        }
         // Safe checks: cells from which a piece would attack the enemy royal piece (the
         // piece's attacks seen from the royal cell, by the other side's pieces of the role),
         // that a piece of the role reaches, not held by its side and not attacked by the
