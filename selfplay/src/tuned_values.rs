@@ -217,7 +217,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
         .map(|k| {
             let base = ValueRow {
                 variant: name.to_string(),
-                piece: kinds[k].0.to_string(),
+                piece: crate::config::piece_key(kinds[k].0),
                 method: "tuned".into(),
                 value: None,
                 interval: None,
