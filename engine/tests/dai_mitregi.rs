@@ -15,6 +15,9 @@ use common::sorted_move_texts as moves;
 mod feature_calls;
 use feature_calls::FeatureCalls;
 
+#[path = "common/random_games.rs"]
+mod random_games;
+
 /// Destinations of the piece on `from` (board moves only, promotion suffix dropped, sorted,
 /// deduplicated).
 fn dests<G: Game<Moves = DaiMitregiMoves>>(p: &G, from: &str) -> Vec<String> {
@@ -804,4 +807,26 @@ fn activity_features_mobility_royal_zone_and_threats() {
     assert!(FeatureCalls::of(&l)
         .threatened
         .contains(&(Color::Black, 5, false, 1)));
+}
+
+/// The material counts the position keeps up to date move by move (captures to hand,
+/// promotions) equal those of the same position read afresh from its text, over seeded
+/// random games of both forms.
+#[test]
+fn material_counts_follow_the_moves() {
+    fn check<G: Game>(seed: u64) {
+        let mut captures_and_promotions = 0;
+        let positions = random_games::positions::<G>(seed, 8, 200);
+        for (p, next) in positions.iter().zip(positions.iter().skip(1)) {
+            if p.material() != next.material() {
+                captures_and_promotions += 1;
+            }
+            let fresh = G::from_text(&p.to_text()).expect("the position's own text");
+            assert_eq!(p.material(), fresh.material(), "{}", p.to_text());
+        }
+        // The games changed the material often enough to test the updates.
+        assert!(captures_and_promotions > 50, "{captures_and_promotions}");
+    }
+    check::<DaiMitregi>(15);
+    check::<DaiMitregiStepping>(16);
 }

@@ -230,13 +230,22 @@ fn promoted(c: u8) -> bool {
 /// Movement class of a code: the role, or `NROLES + promotee` when promoted.
 #[inline]
 fn class_of(c: u8) -> usize {
-    let r = role_of(c);
-    if promoted(c) {
-        NROLES + ROLES[r].promotes as usize
-    } else {
-        r
-    }
+    CLASSES[(c & (BLACK_BIT - 1)) as usize] as usize
 }
+
+/// [`class_of`] per code without the colour bit, worked out at compile time. Why: one load
+/// instead of the role, the promoted bit and the promotee's look-up, on every piece the
+/// evaluation, the material count and the attack walk visit.
+const CLASSES: [u8; BLACK_BIT as usize] = {
+    let mut t = [0u8; BLACK_BIT as usize];
+    let mut r = 0;
+    while r < NROLES {
+        t[r + 1] = r as u8;
+        t[(r + 1) | PROMOTED_BIT as usize] = (NROLES + ROLES[r].promotes as usize) as u8;
+        r += 1;
+    }
+    t
+};
 
 /// The 8 unit directions, for rays.
 const DIRS: [(i8, i8); 8] = [
@@ -653,6 +662,10 @@ pub struct DaiMitregiPos<const STEPPING: bool> {
     occupied: [DaiBb; 2],
     hands: [[u8; NROLES]; 2],
     kings: [u8; 2],
+    /// Pieces per side and material kind (class), board and hand together: what
+    /// [`Game::material`] reports. Kept up to date by [`Self::play`] (only captures and
+    /// promotions change it) so the evaluation need not walk the board a second time for it.
+    counts: [[u8; NCLASSES]; 2],
     turn: Color,
     hash: u64,
     plies: u32,
@@ -901,11 +914,13 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             occupied,
             hands,
             kings: [wk, bk],
+            counts: [[0; NCLASSES]; 2],
             turn,
             hash: 0,
             plies: 0,
         };
         p.hash = p.full_hash();
+        p.counts = p.count_material();
         // The side not to move may be in check (the rules file's T9 is such a position):
         // Kings are never captured, so move generation simply never targets a royal piece.
         Ok(p)
@@ -1117,8 +1132,13 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                     t.piece_key(victim, to) ^ t.hand_key(us, r, n) ^ t.hand_key(us, r, n + 1);
                 self.hands[us.index()][r] = n + 1;
                 self.occupied[(!us).index()].remove(m.to());
+                // The victim leaves the enemy's material for ours, unpromoted, in hand.
+                self.counts[(!us).index()][class_of(victim)] -= 1;
+                self.counts[us.index()][r] += 1;
             }
             let nc = if m.kind() == MoveKind::Promotion {
+                self.counts[us.index()][class_of(c)] -= 1;
+                self.counts[us.index()][class_of(c | PROMOTED_BIT)] += 1;
                 c | PROMOTED_BIT
             } else {
                 c
@@ -1136,10 +1156,45 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         self.hash ^= t.side_key;
         self.plies += 1;
         debug_assert_eq!(self.hash, self.full_hash(), "incremental hash drifted");
+        debug_assert_eq!(
+            self.counts,
+            self.count_material(),
+            "material counts drifted"
+        );
+    }
+
+    /// Pieces per side and material kind, board and hands, counted afresh (the position's
+    /// `counts` from scratch).
+    fn count_material(&self) -> [[u8; NCLASSES]; 2] {
+        let mut m = [[0; NCLASSES]; 2];
+        for color in Color::ALL {
+            let counts = &mut m[color.index()];
+            self.each_piece(color, |_, c| counts[Self::kind_of(c)] += 1);
+            for (count, &n) in counts.iter_mut().zip(&self.hands[color.index()]) {
+                *count += n;
+            }
+        }
+        m
     }
 
     fn kind_value(values: &[i32], k: usize) -> i32 {
         values.get(k).copied().unwrap_or(0)
+    }
+
+    /// Calls `f(cell, code)` for each of `color`'s pieces on the board, lowest cell first.
+    /// Why: the evaluation's cell tables visit only the occupied cells (about half of the 256
+    /// at the start, fewer later) instead of the whole mailbox, and a word at a time rather
+    /// than [`Bitboard::squares`], which rescans from the first word for every cell.
+    #[inline]
+    fn each_piece(&self, color: Color, mut f: impl FnMut(usize, u8)) {
+        for (i, &word) in self.occupied[color.index()].0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let sq = i * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                f(sq, self.board[sq]);
+            }
+        }
     }
 
     /// Material kind of a code: its role, or `NROLES + promotee` when promoted.
@@ -1378,16 +1433,15 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     /// Pieces on their cells, the pieces in hand per kind, and the activity features
     /// (mobility, royal-zone attacks, threats).
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 {
-                let color = color_of(c);
+        for color in Color::ALL {
+            self.each_piece(color, |sq, c| {
                 let cell = match color {
                     Color::White => sq,
                     // The array is point-symmetric: Black sees the board turned half round.
                     Color::Black => NSQ - 1 - sq,
                 };
                 sink.piece(color, Self::kind_of(c), cell);
-            }
+            });
         }
         for color in Color::ALL {
             for (kind, &n) in self.hands[color.index()].iter().enumerate() {
@@ -1409,14 +1463,9 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     }
     fn material(&self) -> Material {
         let mut m = [[0; MAX_KINDS]; 2];
-        for &c in &self.board {
-            if c != 0 {
-                m[color_of(c).index()][Self::kind_of(c)] += 1;
-            }
-        }
-        for color in Color::ALL {
-            for (count, &n) in m[color.index()].iter_mut().zip(&self.hands[color.index()]) {
-                *count += n as u16;
+        for (side, counts) in m.iter_mut().zip(&self.counts) {
+            for (wide, &n) in side.iter_mut().zip(counts) {
+                *wide = n as u16;
             }
         }
         m

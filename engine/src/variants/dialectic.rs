@@ -1240,11 +1240,14 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     /// tokens as they stand.
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         use crate::bitboard::Bb64;
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c != 0 {
-                let side = ((c - 1) & 1) as usize;
-                let cell = if side == 0 { sq } else { sq ^ 56 };
-                sink.piece(Color::ALL[side], ((c - 1) >> 1) as usize, cell);
+        // The occupied cells only (a word per side), not all 64 of the mailbox.
+        for c in Color::ALL {
+            let flip = if c == Color::White { 0 } else { 56 };
+            let mut bb = self.occ[c.index()];
+            while bb != 0 {
+                let sq = bb.trailing_zeros() as usize;
+                bb &= bb - 1;
+                sink.piece(c, ((self.board[sq] - 1) >> 1) as usize, sq ^ flip);
             }
         }
         if !sink.wants_activity() {
@@ -1296,9 +1299,12 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     }
     fn material(&self) -> Material {
         let mut m = [[0; MAX_KINDS]; 2];
-        for &c in &self.board {
-            if c != 0 {
-                m[((c - 1) & 1) as usize][((c - 1) >> 1) as usize] += 1;
+        for c in Color::ALL {
+            let mut bb = self.occ[c.index()];
+            while bb != 0 {
+                let sq = bb.trailing_zeros() as usize;
+                bb &= bb - 1;
+                m[c.index()][((self.board[sq] - 1) >> 1) as usize] += 1;
             }
         }
         m
