@@ -348,7 +348,7 @@ impl<V: Variant> Game for Position<V> {
             self.turn(),
         );
         if let Some(ps) = structure {
-            self.report_pawn_terms(sink, ps, pawns, &attacked, occ);
+            self.report_pawn_terms(sink, ps, pawns, &attacked, any, occ);
         }
     }
     fn pawn_ranks(&self) -> usize {
@@ -473,13 +473,14 @@ impl<V: Variant> Position<V> {
     /// The pawn terms of a variant with pawn structure: passed, doubled, isolated and
     /// supported pawns, the shelter and storm, the passed pawns' details and the outposts
     /// (`eval::PawnDetails`, `KindTerm::Outpost`). `pawns`: each side's pawns; `attacked`:
-    /// the cells each side's roles attack.
+    /// the cells each side's roles attack; `any`: their union per side.
     fn report_pawn_terms<S: crate::eval::FeatureSink>(
         &self,
         sink: &mut S,
         ps: &crate::rules::PawnStructure<V::Bb>,
         pawns: [V::Bb; 2],
         attacked: &[[V::Bb; MAX_KINDS]; 2],
+        any: [V::Bb; 2],
         occ: V::Bb,
     ) {
         let rules = V::rules();
@@ -490,14 +491,9 @@ impl<V: Variant> Position<V> {
                 .filter(|&r| ps.is_pawn(r))
                 .fold(V::Bb::EMPTY, |acc, r| acc | attacked[side][r])
         });
-        let all_attacks = [0, 1].map(|side| {
-            attacked[side][..nroles]
-                .iter()
-                .fold(V::Bb::EMPTY, |acc, &b| acc | b)
-        });
         for c in Color::ALL {
             let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
-            let (own_attacks, enemy_attacks) = (all_attacks[c.index()], all_attacks[(!c).index()]);
+            let (own_attacks, enemy_attacks) = (any[c.index()], any[(!c).index()]);
             let enemy_pieces = self.by_color(!c);
             let (pawn_attacks, enemy_pawn_attacks) =
                 (pawn_attacks[c.index()], pawn_attacks[(!c).index()]);
