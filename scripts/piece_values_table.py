@@ -2,7 +2,8 @@
 """Markdown table of the piece values in one or more piece_values.csv files.
 
 Usage: piece_values_table.py OUT/piece-values/*/piece_values.csv > table.md
-Every row of every file: variant, piece, method, value and 95% interval (in pawns), games.
+Every row of every file: variant, piece, method, value and 95% interval (in units: the pawn
+unless `values --unit` named another; the unit's row says "the unit"), games.
 
 Bad input (a missing, empty or truncated file, a missing column) stops with a one-line message
 and exit status 1, and then nothing is printed: the table goes out only once every file has
@@ -17,7 +18,7 @@ COLUMNS = ["variant", "piece", "method", "value", "low", "high", "games", "note"
 
 def main(paths):
     lines = [
-        "| variant | piece | method | value (pawns) | 95% interval | games | note |",
+        "| variant | piece | method | value (units) | 95% interval | games | note |",
         "|---|---|---|---|---|---|---|",
     ]
     for path in paths:

@@ -533,7 +533,7 @@ class PieceValuesTable(ScriptTest):
         self.assertOk(result)
         self.assertEqual(
             result.stdout,
-            "| variant | piece | method | value (pawns) | 95% interval | games | note |\n"
+            "| variant | piece | method | value (units) | 95% interval | games | note |\n"
             "|---|---|---|---|---|---|---|\n"
             "| alpha | pawn | tuned | 1.000 |  | 4 | the unit: 1 by definition |\n"
             "| alpha | knight | tuned | 1.811 | [1.504, 2.118] | 4 | 602 cp, bootstrap |\n"

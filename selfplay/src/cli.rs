@@ -658,6 +658,11 @@ pub struct ValuesArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The piece the values are measured in, by its key in piece_values.csv (`rook`,
+    /// `great_philosopher`); default the pawn, or else the cheapest piece. Choose a dearer
+    /// one where the cheapest is too small or too uncertain to divide by.
+    #[arg(long)]
+    unit: Option<String>,
     /// Output folder: piece_values.csv (and the recorded games for regression).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -689,6 +694,7 @@ fn values(a: ValuesArgs) -> Result<()> {
         nodes: a.nodes,
         threads,
         seed: a.seed,
+        unit: a.unit,
         out,
         write_values: a.write_values,
         force: a.force,

@@ -10,7 +10,7 @@
 //! and for the calibration kind of a variant with pawn structure the average pawn terms per
 //! pawn (passed, doubled, isolated, supported, shelter ...: what a pawn is worth with its
 //! usual structure), blended between middle game and end game at the
-//! positions' mean phase, in units of the pawn's value.
+//! positions' mean phase, in units of the pawn's value (or of the unit asked for).
 //!
 //! Honesty guards: the fit starts every non-royal kind at one common material weight (the
 //! mean of the defaults), puts no L2 penalty on material, and uses the game results only
@@ -21,7 +21,7 @@
 
 use crate::stats::{fixed, z_for_confidence};
 use crate::tune::{fit, mimic_classic, read_positions, split, Dataset, FitSettings};
-use crate::values::{pawn_kind, ValueRow, PAWN_NOTE};
+use crate::values::{pawn_kind, unit_kind, ValueRow, PAWN_NOTE};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -42,6 +42,8 @@ pub struct TunedSettings {
     pub l2: f64,
     /// Seed of the held-out split and the resampling.
     pub seed: u64,
+    /// The unit's key (`None`: the pawn); see [`unit_kind`].
+    pub unit: Option<String>,
     /// No progress bar.
     pub quiet: bool,
 }
@@ -54,6 +56,7 @@ impl Default for TunedSettings {
             replicate_epochs: 80,
             l2: 1e-6,
             seed: 1,
+            unit: None,
             quiet: false,
         }
     }
@@ -105,8 +108,8 @@ fn kind_values(
         .collect()
 }
 
-/// Piece values in pawns, with bootstrap intervals, from the recorded games in `dirs` (all of
-/// variant `G`).
+/// Piece values in units (the pawn by default), with bootstrap intervals, from the recorded
+/// games in `dirs` (all of variant `G`).
 ///
 /// # Errors
 /// Those of [`read_positions`]; a variant without a calibration kind.
@@ -116,6 +119,8 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
     let Some(pawn) = pawn_kind(&kinds) else {
         bail!("{}: no kind to measure values in", start_pos.variant_name());
     };
+    // The pawn keeps the pawn-structure terms; the unit (the pawn by default) divides.
+    let unit = unit_kind(&kinds, settings.unit.as_deref())?;
     let layout = Layout::of(&start_pos);
     let data = read_positions::<G>(dirs, 0)?;
     let (train, holdout) = split(&data, 0.1, settings.seed);
@@ -168,11 +173,11 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
     let f = fit(&data, &train, &holdout, &start, &full, &bar);
     let phase = data.phase.iter().map(|&p| p as f64).sum::<f64>() / data.len() as f64;
     let ratios = |v: &[Option<f64>]| -> Vec<Option<f64>> {
-        let unit = v[pawn].filter(|&u| u > 0.0);
+        let unit = v[unit].filter(|&u| u > 0.0);
         v.iter().map(|x| Some((*x)? / unit?)).collect()
     };
     let centipawns = kind_values(&f.weights, &data, layout, phase, pawn);
-    let unit_cp = centipawns[pawn];
+    let unit_cp = centipawns[unit];
     let point = ratios(&centipawns);
     // Bootstrap: resample games with replacement; the games left out check the loss.
     let mut replicates: Vec<Vec<Option<f64>>> = Vec::new();
@@ -224,7 +229,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
                 games: data.games as u64,
                 note: String::new(),
             };
-            if k == pawn {
+            if k == unit {
                 return ValueRow {
                     value: Some(1.0),
                     note: PAWN_NOTE.into(),
@@ -247,7 +252,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
                 return ValueRow {
                     note: format!(
                         "not estimable: the {}'s fitted value ({} cp) is not positive; play more games",
-                        kinds[pawn].0,
+                        kinds[unit].0,
                         unit_cp.map_or("-".into(), |u| fixed(u, 0))
                     ),
                     ..base
@@ -270,7 +275,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
                 note: format!(
                     "{} cp against the {}'s {} cp; bootstrap: {} replicates, sd {}",
                     fixed(cp, 0),
-                    kinds[pawn].0,
+                    kinds[unit].0,
                     unit_cp.map_or("-".into(), |u| fixed(u, 0)),
                     xs.len(),
                     fixed(sd, 3)

@@ -20,7 +20,9 @@
 //!    rate at which trades are even. In chess the fit over every position compresses the
 //!    dear pieces (in Stockfish's games as in ours), and near balance it does not.
 //!
-//! The "pawn" is the kind named `pawn`, or else the cheapest kind by default value.
+//! The unit is the kind named `pawn`, or else the cheapest kind by default value, unless
+//! another is asked for (`--unit rook`): where the cheapest kind's value is too small or too
+//! uncertain to divide by (Dai Mitregi's Wazchick), a dearer unit still gives ratios.
 
 use crate::analysis::RunData;
 use crate::openings::Openings;
@@ -46,7 +48,8 @@ pub struct ValueRow {
     pub piece: String,
     /// `imbalance`, `regression`, `balanced` or `tuned`.
     pub method: String,
-    /// Value in pawns; `None` when no value came out (see `note`).
+    /// Value in units (the pawn unless another unit was asked for); `None` when no value
+    /// came out (see `note`).
     pub value: Option<f64>,
     /// 95% interval; `None` for the pawn (1 by definition) and where the data do not
     /// bound the ratio.
@@ -58,22 +61,22 @@ pub struct ValueRow {
 }
 
 impl ValueRow {
-    /// A value from a ratio `a / b` (`b` the pawn's), with Fieller's interval.
+    /// A value from a ratio `a / b` (`b` the unit's), with Fieller's interval.
     fn ratio(base: ValueRow, a: f64, b: f64, va: f64, vb: f64, cab: f64) -> ValueRow {
         let z = z_for_confidence(0.95);
         let (interval, note) = match fieller_interval(a, b, va, vb, cab, z) {
             _ if b <= 0.0 => (
                 None,
-                "not estimable: the pawn's estimate is not positive".to_string(),
+                "not estimable: the unit's estimate is not positive".to_string(),
             ),
             RatioInterval::Bounded(lo, hi) => (Some((lo, hi)), String::new()),
             RatioInterval::NotEstimable => (
                 None,
-                "not estimable: the pawn's own interval reaches zero; play more games".to_string(),
+                "not estimable: the unit's own interval reaches zero; play more games, or choose another --unit".to_string(),
             ),
         };
         ValueRow {
-            // No ratio to a pawn that is worth nothing or less (it would print as NaN or inf).
+            // No ratio to a unit that is worth nothing or less (it would print as NaN or inf).
             value: (b > 0.0).then(|| a / b),
             interval,
             note,
@@ -110,7 +113,7 @@ pub const HEADER: [&str; 8] = [
     "variant", "piece", "method", "value", "low", "high", "games", "note",
 ];
 
-/// Index of the calibration kind.
+/// Index of the pawn: the kind named `pawn`, or else the cheapest kind by default value.
 pub fn pawn_kind(kinds: &[(&'static str, i32)]) -> Option<usize> {
     kinds.iter().position(|k| k.0 == "pawn").or_else(|| {
         kinds
@@ -120,6 +123,37 @@ pub fn pawn_kind(kinds: &[(&'static str, i32)]) -> Option<usize> {
             .min_by_key(|(_, k)| k.1)
             .map(|(i, _)| i)
     })
+}
+
+/// Index of the kind values are measured in: `unit` (a piece's key, as in
+/// `piece_values.csv`: `rook`, `great_philosopher`; any case) or, by default, [`pawn_kind`].
+///
+/// # Errors
+/// An unknown piece (the message lists this variant's), a royal piece (never captured, so
+/// it has no value to measure in), or a variant without priced kinds.
+pub fn unit_kind(kinds: &[(&'static str, i32)], unit: Option<&str>) -> Result<usize> {
+    let Some(name) = unit else {
+        return pawn_kind(kinds).context("no material kind to calibrate with");
+    };
+    let key = crate::config::piece_key(name);
+    let Some(k) = kinds
+        .iter()
+        .position(|k| crate::config::piece_key(k.0).eq_ignore_ascii_case(&key))
+    else {
+        let known: Vec<String> = kinds
+            .iter()
+            .filter(|k| k.1 > 0)
+            .map(|k| crate::config::piece_key(k.0))
+            .collect();
+        bail!(
+            "--unit {name}: no such piece here; this variant's are {}",
+            known.join(", ")
+        );
+    };
+    if kinds[k].1 <= 0 {
+        bail!("--unit {name}: a royal piece is never captured, so it has no value to measure in");
+    }
+    Ok(k)
 }
 
 /// Settings of the imbalance method.
@@ -133,6 +167,8 @@ pub struct ImbalanceSettings {
     pub seed: u64,
     /// Worker threads.
     pub threads: usize,
+    /// The unit's key (`None`: the pawn); see [`unit_kind`].
+    pub unit: Option<String>,
     /// No progress bar.
     pub quiet: bool,
 }
@@ -234,12 +270,18 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     let start = G::start();
     let kinds = start.material_kinds();
     let variant = start.variant_name().to_string();
-    let pawn = pawn_kind(&kinds).context("no material kind to calibrate with")?;
+    let pawn = unit_kind(&kinds, set.unit.as_deref())?;
     let removable: Vec<usize> = (0..kinds.len())
         .filter(|&k| start.without_material(Color::White, k).is_some())
         .collect();
-    if !removable.contains(&pawn) {
+    if removable.is_empty() {
         bail!("{variant}: the imbalance method needs material-odds positions, which this variant does not provide; use --method regression");
+    }
+    if !removable.contains(&pawn) {
+        bail!(
+            "{variant}: the start position cannot lose a {}, so the imbalance method cannot calibrate with it; choose another --unit",
+            crate::config::piece_key(kinds[pawn].0)
+        );
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(set.threads.max(1))
@@ -420,7 +462,8 @@ fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
 /// minus Black), White's result, and the game (for clustering).
 struct MaterialSample {
     variant: String,
-    pawn: usize,
+    /// The kind the values are measured in.
+    unit: usize,
     rows: Vec<(Vec<f64>, f64, u64)>,
 }
 
@@ -428,14 +471,20 @@ struct MaterialSample {
 ///
 /// # Errors
 /// No `moves.csv`, a malformed row (named), too few positions, or a singular fit.
-pub fn regression(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec<ValueRow>> {
-    let sample = material_sample(runs, kinds)?;
+pub fn regression(
+    runs: &[RunData],
+    kinds: &[(&'static str, i32)],
+    unit: usize,
+) -> Result<Vec<ValueRow>> {
+    let sample = material_sample(runs, kinds, unit)?;
     let rows: Vec<_> = sample.rows.iter().collect();
     Ok(fit_values(&sample, &rows, kinds, "regression")?.0)
 }
 
 /// Positions within this many pawns of material balance (at the values being estimated) are
-/// the balanced method's sample.
+/// the balanced method's sample. With another unit the band is the same pawn, at the two
+/// kinds' default values (a Rook unit of 500 cp: 0.2 Rook), so the unit changes the scale of
+/// the values and nothing else.
 pub const BALANCE_BAND: f64 = 1.0;
 
 /// What a failed fit of the balanced method was fitting.
@@ -457,25 +506,30 @@ const BALANCE_ROUNDS: usize = 40;
 ///
 /// # Errors
 /// Those of [`regression`].
-pub fn balanced(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Vec<ValueRow>> {
-    balanced_rows(&material_sample(runs, kinds)?, kinds)
+pub fn balanced(
+    runs: &[RunData],
+    kinds: &[(&'static str, i32)],
+    unit: usize,
+) -> Result<Vec<ValueRow>> {
+    balanced_rows(&material_sample(runs, kinds, unit)?, kinds)
 }
 
 /// [`balanced`] on a sample (`kinds`' values serve only a kind that never varies).
 fn balanced_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)]) -> Result<Vec<ValueRow>> {
     // Start from the fit over every position: every kind that varies has a value there
     // (a kind that no position in the band holds would otherwise never move).
-    let pawn_cp = f64::from(kinds[sample.pawn].1.max(1));
+    let unit_cp = f64::from(kinds[sample.unit].1.max(1));
+    let band = pawn_kind(kinds).map_or(1.0, |p| f64::from(kinds[p].1.max(1)) / unit_cp);
     let all: Vec<_> = sample.rows.iter().collect();
     let (_, everywhere) = fit_values(sample, &all, kinds, "balanced")?;
     let mut values: Vec<f64> = kinds
         .iter()
         .zip(everywhere)
-        .map(|(k, v)| v.unwrap_or(f64::from(k.1) / pawn_cp))
+        .map(|(k, v)| v.unwrap_or(f64::from(k.1) / unit_cp))
         .collect();
     let mut settled = false;
     for _ in 0..BALANCE_ROUNDS {
-        let rows = within_band(sample, &values);
+        let rows = within_band(sample, &values, band);
         let (_, fitted) = fit_values(sample, &rows, kinds, "balanced").context(NEAR_BALANCE)?;
         let mut moved: f64 = 0.0;
         for (v, f) in values.iter_mut().zip(&fitted) {
@@ -490,7 +544,7 @@ fn balanced_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)]) -> Resu
             break;
         }
     }
-    let rows = within_band(sample, &values);
+    let rows = within_band(sample, &values, band);
     let (mut out, _) = fit_values(sample, &rows, kinds, "balanced").context(NEAR_BALANCE)?;
     if !settled {
         for r in out.iter_mut().filter(|r| r.note.is_empty()) {
@@ -500,26 +554,33 @@ fn balanced_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)]) -> Resu
     Ok(out)
 }
 
-/// The positions of `sample` whose material difference, at `values` (in pawns), is within
-/// [`BALANCE_BAND`].
-fn within_band<'a>(sample: &'a MaterialSample, values: &[f64]) -> Vec<&'a (Vec<f64>, f64, u64)> {
+/// The positions of `sample` whose material difference, at `values` (in units), is within
+/// `band` units ([`BALANCE_BAND`] pawns).
+fn within_band<'a>(
+    sample: &'a MaterialSample,
+    values: &[f64],
+    band: f64,
+) -> Vec<&'a (Vec<f64>, f64, u64)> {
     sample
         .rows
         .iter()
         .filter(|r| {
             let lead: f64 = r.0.iter().zip(values).map(|(d, v)| d * v).sum();
-            lead.abs() <= BALANCE_BAND
+            lead.abs() <= BALANCE_BAND * band
         })
         .collect()
 }
 
 /// The quiet positions of recorded games, as [`MaterialSample`].
-fn material_sample(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<MaterialSample> {
+fn material_sample(
+    runs: &[RunData],
+    kinds: &[(&'static str, i32)],
+    unit: usize,
+) -> Result<MaterialSample> {
     let variant = runs
         .first()
         .map(|r| r.config.variant.clone())
         .unwrap_or_default();
-    let pawn = pawn_kind(kinds).context("no material kind to calibrate with")?;
     let mut rows: Vec<(Vec<f64>, f64, u64)> = Vec::new();
     for (ri, run) in runs.iter().enumerate() {
         if run.config.variant != variant {
@@ -599,26 +660,26 @@ fn material_sample(runs: &[RunData], kinds: &[(&'static str, i32)]) -> Result<Ma
     }
     Ok(MaterialSample {
         variant,
-        pawn,
+        unit,
         rows,
     })
 }
 
 /// The logistic fit of results on material differences over `rows` of `sample`: a row per
-/// kind (named `method`) and each kind's value in pawns (`None` where it never varies).
+/// kind (named `method`) and each kind's value in units (`None` where it never varies).
 fn fit_values(
     sample: &MaterialSample,
     rows: &[&(Vec<f64>, f64, u64)],
     kinds: &[(&'static str, i32)],
     method: &str,
 ) -> Result<(Vec<ValueRow>, Vec<Option<f64>>)> {
-    let (variant, pawn) = (&sample.variant, sample.pawn);
+    let (variant, pawn) = (&sample.variant, sample.unit);
     // Kinds that vary enter the model, with an intercept (the side-to-move-free first-player edge).
     let used: Vec<usize> = (0..kinds.len())
         .filter(|&k| rows.iter().any(|r| r.0[k] != 0.0))
         .collect();
     if !used.contains(&pawn) {
-        bail!("{variant}: the pawn ({}) never differs between the sides in these games; play more games", kinds[pawn].0);
+        bail!("{variant}: the unit ({}) never differs between the sides in these games; play more games, or choose another --unit", kinds[pawn].0);
     }
     if rows.len() < 50 {
         bail!(
@@ -639,7 +700,7 @@ fn fit_values(
     // The games that contributed at least one position.
     let games = g.iter().collect::<std::collections::BTreeSet<_>>().len() as u64;
     let (beta, cov) = logistic_clustered(&x, &y, &g)?;
-    let pi = 1 + used.iter().position(|&k| k == pawn).expect("pawn used");
+    let pi = 1 + used.iter().position(|&k| k == pawn).expect("unit used");
     let bp = beta[pi];
     let values = (0..kinds.len())
         .map(|k| {
@@ -700,7 +761,7 @@ pub fn write_csv(path: &Path, rows: &[ValueRow]) -> Result<()> {
     Ok(())
 }
 
-/// Writes estimates as an engine configuration (centipawns, the pawn at its default value),
+/// Writes estimates as an engine configuration (centipawns, the unit at its default value),
 /// closing the loop with the search: `variantlab play --white FILE`. Kinds without a value
 /// keep their default. Refuses, unless `force`, when any estimate is unsound (no value, an
 /// unbounded interval, or one that reaches zero or below): such a file would tell the
@@ -712,6 +773,7 @@ pub fn write_config(
     path: &Path,
     rows: &[ValueRow],
     kinds: &[(&'static str, i32)],
+    unit: usize,
     force: bool,
 ) -> Result<()> {
     let unsound: Vec<String> = rows
@@ -726,10 +788,10 @@ pub fn write_config(
             unsound.join("; ")
         );
     }
-    let pawn = pawn_kind(kinds).map_or(100, |p| kinds[p].1);
+    let unit_cp = f64::from(kinds[unit].1);
     let values: BTreeMap<String, i32> = rows
         .iter()
-        .filter_map(|r| Some((r.piece.clone(), (r.value? * pawn as f64).round() as i32)))
+        .filter_map(|r| Some((r.piece.clone(), (r.value? * unit_cp).round() as i32)))
         .collect();
     let variant = rows.first().map_or("variant", |r| r.variant.as_str());
     let method = rows.first().map_or("values", |r| r.method.as_str());
@@ -765,6 +827,8 @@ pub struct ValuesJob {
     pub threads: usize,
     /// Master seed.
     pub seed: u64,
+    /// The piece values are measured in (its key); `None`: the pawn.
+    pub unit: Option<String>,
     /// Output folder: `piece_values.csv` (and the recorded games for regression).
     pub out: PathBuf,
     /// Also write the estimates here as an engine configuration.
@@ -784,6 +848,8 @@ pub fn command(job: &ValuesJob) -> Result<()> {
     let (kind, out, threads) = (job.kind, &job.out, job.threads);
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let kinds = with_variant!(kind, G => G::start().material_kinds());
+    // Checked before any game is played.
+    let unit = unit_kind(&kinds, job.unit.as_deref())?;
     let mut rows = Vec::new();
     let method = job.method.as_str();
     let wants = |m: &str| {
@@ -800,6 +866,7 @@ pub fn command(job: &ValuesJob) -> Result<()> {
             nodes: job.nodes,
             seed: job.seed,
             threads,
+            unit: job.unit.clone(),
             quiet: job.quiet,
         };
         rows.extend(with_variant!(kind, G => imbalance::<G>(&set))?);
@@ -836,15 +903,16 @@ pub fn command(job: &ValuesJob) -> Result<()> {
             }
         }
         if wants("regression") {
-            rows.extend(regression(&runs, &kinds)?);
+            rows.extend(regression(&runs, &kinds, unit)?);
         }
         if wants("balanced") {
-            rows.extend(balanced(&runs, &kinds)?);
+            rows.extend(balanced(&runs, &kinds, unit)?);
         }
         if wants("tuned") {
             let settings = crate::tuned_values::TunedSettings {
                 bootstrap: job.bootstrap,
                 seed: job.seed,
+                unit: job.unit.clone(),
                 quiet: job.quiet,
                 ..Default::default()
             };
@@ -865,6 +933,10 @@ pub fn command(job: &ValuesJob) -> Result<()> {
             r.games
         );
     }
+    out!(
+        "values in units of the {} (1 by definition)",
+        crate::config::piece_key(kinds[unit].0)
+    );
     out!("wrote {}", path.display());
     if let Some(file) = &job.write_values {
         // Imbalance estimates when made (they come from controlled games), else the balanced
@@ -879,7 +951,7 @@ pub fn command(job: &ValuesJob) -> Result<()> {
             .filter(|r| r.method == method)
             .cloned()
             .collect();
-        write_config(file, &chosen, &kinds, job.force)?;
+        write_config(file, &chosen, &kinds, unit, job.force)?;
         out!("wrote {} ({method} values)", file.display());
     }
     Ok(())
@@ -923,7 +995,7 @@ mod tests {
             .collect();
         MaterialSample {
             variant: "test".into(),
-            pawn: 0,
+            unit: 0,
             rows,
         }
     }
@@ -955,7 +1027,8 @@ mod tests {
         // The band must be measured at the values found: at wrong ones it holds other
         // positions (here none with a Queen lead), and the fit there misses.
         let wrong = [1.0, 1.5, 1.5, 1.5];
-        let (_, once) = fit_values(&sample, &within_band(&sample, &wrong), &kinds, "x").unwrap();
+        let (_, once) =
+            fit_values(&sample, &within_band(&sample, &wrong, 1.0), &kinds, "x").unwrap();
         assert!(once[3].is_none_or(|q| (q - 9.0).abs() > 0.5), "{once:?}");
     }
 }

@@ -328,3 +328,82 @@ fn values_runs_both_methods_and_writes_a_usable_configuration() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("use --method regression"));
 }
+
+/// `values --unit`: the same fit measured in Rooks instead of pawns. Every ratio is the
+/// pawn-unit value over the Rook's, the Rook's row is the unit, the written configuration
+/// keeps the Rook at its default centipawns and scales the rest from it; a royal or unknown unit is refused before
+/// anything is written.
+#[test]
+fn values_can_be_measured_in_another_unit() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/samples/chess");
+    let fit = |name: &str, unit: &[&str]| -> (Output, PathBuf) {
+        let out = tmp(name);
+        let mut args = vec![
+            "values",
+            "--variant",
+            "chess",
+            "--method",
+            "regression",
+            "--from",
+            sample.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ];
+        args.extend_from_slice(unit);
+        (variantlab(&args), out)
+    };
+    let value = |rows: &[Vec<String>], piece: &str| -> f64 {
+        let r = rows.iter().find(|r| r[1] == piece).unwrap();
+        r[3].parse().unwrap()
+    };
+    let (o, pawns) = fit("unit-pawn", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cfg = tmp("unit-cfg").with_extension("json");
+    let (o, rooks) = fit(
+        "unit-rook",
+        &[
+            "--unit",
+            "rook",
+            "--write-values",
+            cfg.to_str().unwrap(),
+            "--force",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("values in units of the rook"));
+    let (p, r) = (
+        csv_rows(&pawns.join("piece_values.csv")),
+        csv_rows(&rooks.join("piece_values.csv")),
+    );
+    let rook = r.iter().find(|r| r[1] == "rook").unwrap();
+    assert_eq!(
+        (rook[3].as_str(), rook[4].as_str()),
+        ("1.000", ""),
+        "{rook:?}"
+    );
+    assert!(rook[7].contains("unit"), "{rook:?}");
+    let rook_in_pawns = value(&p, "rook");
+    for piece in ["pawn", "knight", "bishop", "queen"] {
+        let want = value(&p, piece) / rook_in_pawns;
+        let got = value(&r, piece);
+        assert!((got - want).abs() < 0.002, "{piece}: {got} against {want}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    // The unit at its default centipawns, the rest scaled from it.
+    let rook_cp = json["values"]["rook"].as_f64().unwrap();
+    assert!(rook_cp > 300.0, "{json}");
+    let pawn_cp = json["values"]["pawn"].as_f64().unwrap();
+    assert!(
+        (pawn_cp - value(&r, "pawn") * rook_cp).abs() <= 1.0,
+        "{json}"
+    );
+    for (unit, says) in [("king", "royal"), ("dragon", "no such piece")] {
+        let (o, out) = fit(&format!("unit-{unit}"), &["--unit", unit]);
+        assert!(!o.status.success());
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(says) && e.contains("--unit"), "{e}");
+        assert!(!out.join("piece_values.csv").exists(), "nothing written");
+    }
+}
