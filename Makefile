@@ -51,7 +51,7 @@ PV_GAMES ?= 2000
 PV_NODES ?= 1000
 PV_VARIANTS ?= chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping
 # variant=piece: the unit where the cheapest kind is too small to divide by (the rest: the pawn)
-PV_UNITS ?= dai-mitregi=rook dai-mitregi-stepping=rook
+PV_UNITS ?= extreme-2d=red dai-mitregi=rook dai-mitregi-stepping=rook
 piece-values: build ## Piece values of every variant from the tuned evaluation (bootstrap intervals) and near material balance (PV_GAMES self-play games each at PV_NODES nodes a move; out/piece-values/table.md)
 	for v in $(PV_VARIANTS); do u=$$(for p in $(PV_UNITS); do [ "$${p%%=*}" = "$$v" ] && echo "--unit $${p#*=}"; done); \
 	  $(BIN) values --variant $$v --method tuned --games $(PV_GAMES) --nodes $(PV_NODES) $$u --out out/piece-values/$$v --quiet || exit 1; \
