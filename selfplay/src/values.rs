@@ -270,17 +270,17 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     let start = G::start();
     let kinds = start.material_kinds();
     let variant = start.variant_name().to_string();
-    let pawn = unit_kind(&kinds, set.unit.as_deref())?;
+    let unit = unit_kind(&kinds, set.unit.as_deref())?;
     let removable: Vec<usize> = (0..kinds.len())
         .filter(|&k| start.without_material(Color::White, k).is_some())
         .collect();
     if removable.is_empty() {
         bail!("{variant}: the imbalance method needs material-odds positions, which this variant does not provide; use --method regression");
     }
-    if !removable.contains(&pawn) {
+    if !removable.contains(&unit) {
         bail!(
             "{variant}: the start position cannot lose a {}, so the imbalance method cannot calibrate with it; choose another --unit",
-            crate::config::piece_key(kinds[pawn].0)
+            crate::config::piece_key(kinds[unit].0)
         );
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -303,7 +303,7 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
         }
     }
     bar.finish_and_clear();
-    let (pe, pse, _) = elos[&pawn];
+    let (pe, pse, _) = elos[&unit];
     let base = |k: usize, games: u64| ValueRow {
         variant: variant.clone(),
         piece: crate::config::piece_key(kinds[k].0),
@@ -319,12 +319,12 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
                 note: "left out: this variant's start position cannot lose a piece of this kind (a royal piece, or one the variant cannot remove)".into(),
                 ..base(k, 0)
             },
-            Some(&(_, _, games)) if k == pawn => ValueRow {
+            Some(&(_, _, games)) if k == unit => ValueRow {
                 value: Some(1.0),
                 note: PAWN_NOTE.into(),
                 ..base(k, games)
             },
-            // Independent games: no covariance between the kind's and the pawn's Elo.
+            // Independent games: no covariance between the kind's and the unit's Elo.
             Some(&(e, se, games)) => ValueRow::ratio(base(k, games), e, pe, se * se, pse * pse, 0.0),
         })
         .collect())
@@ -673,13 +673,13 @@ fn fit_values(
     kinds: &[(&'static str, i32)],
     method: &str,
 ) -> Result<(Vec<ValueRow>, Vec<Option<f64>>)> {
-    let (variant, pawn) = (&sample.variant, sample.unit);
+    let (variant, unit) = (&sample.variant, sample.unit);
     // Kinds that vary enter the model, with an intercept (the side-to-move-free first-player edge).
     let used: Vec<usize> = (0..kinds.len())
         .filter(|&k| rows.iter().any(|r| r.0[k] != 0.0))
         .collect();
-    if !used.contains(&pawn) {
-        bail!("{variant}: the unit ({}) never differs between the sides in these games; play more games, or choose another --unit", kinds[pawn].0);
+    if !used.contains(&unit) {
+        bail!("{variant}: the unit ({}) never differs between the sides in these games; play more games, or choose another --unit", kinds[unit].0);
     }
     if rows.len() < 50 {
         bail!(
@@ -700,7 +700,7 @@ fn fit_values(
     // The games that contributed at least one position.
     let games = g.iter().collect::<std::collections::BTreeSet<_>>().len() as u64;
     let (beta, cov) = logistic_clustered(&x, &y, &g)?;
-    let pi = 1 + used.iter().position(|&k| k == pawn).expect("unit used");
+    let pi = 1 + used.iter().position(|&k| k == unit).expect("unit used");
     let bp = beta[pi];
     let values = (0..kinds.len())
         .map(|k| {
@@ -723,7 +723,7 @@ fn fit_values(
                 note: "left out: never differs between the sides at a sampled position".into(),
                 ..base(k)
             },
-            Some(_) if k == pawn => ValueRow {
+            Some(_) if k == unit => ValueRow {
                 value: Some(1.0),
                 note: PAWN_NOTE.into(),
                 ..base(k)
