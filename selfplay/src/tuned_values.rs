@@ -21,7 +21,7 @@
 
 use crate::stats::{fixed, z_for_confidence};
 use crate::tune::{fit, mimic_classic, read_positions, split, Dataset, FitSettings};
-use crate::values::{pawn_kind, unit_kind, ValueRow, PAWN_NOTE};
+use crate::values::{pawn_kind, unit_kind, ValueRow, UNIT_NOTE};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -232,7 +232,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
             if k == unit {
                 return ValueRow {
                     value: Some(1.0),
-                    note: PAWN_NOTE.into(),
+                    note: UNIT_NOTE.into(),
                     ..base
                 };
             }

@@ -88,7 +88,7 @@ impl ValueRow {
     pub fn is_sound(&self) -> bool {
         match (self.value, self.interval) {
             (Some(_), Some((lo, _))) => lo > 0.0,
-            (Some(v), None) => v == 1.0 && self.note == PAWN_NOTE,
+            (Some(v), None) => v == 1.0 && self.note == UNIT_NOTE,
             _ => false,
         }
     }
@@ -106,7 +106,7 @@ impl ValueRow {
 }
 
 /// The note on the calibration row.
-pub const PAWN_NOTE: &str = "the unit: 1 by definition";
+pub const UNIT_NOTE: &str = "the unit: 1 by definition";
 
 /// Columns of `piece_values.csv`.
 pub const HEADER: [&str; 8] = [
@@ -321,7 +321,7 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
             },
             Some(&(_, _, games)) if k == unit => ValueRow {
                 value: Some(1.0),
-                note: PAWN_NOTE.into(),
+                note: UNIT_NOTE.into(),
                 ..base(k, games)
             },
             // Independent games: no covariance between the kind's and the unit's Elo.
@@ -725,7 +725,7 @@ fn fit_values(
             },
             Some(_) if k == unit => ValueRow {
                 value: Some(1.0),
-                note: PAWN_NOTE.into(),
+                note: UNIT_NOTE.into(),
                 ..base(k)
             },
             Some(j) => {
@@ -1021,7 +1021,7 @@ mod tests {
             if let Some((lo, hi)) = row.interval {
                 assert!(lo <= v && v <= hi, "{row:?}");
             }
-            assert!(row.note.is_empty() || row.note == PAWN_NOTE, "{row:?}");
+            assert!(row.note.is_empty() || row.note == UNIT_NOTE, "{row:?}");
             assert_eq!(row.method, "balanced");
         }
         // The band must be measured at the values found: at wrong ones it holds other
