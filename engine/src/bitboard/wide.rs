@@ -42,6 +42,22 @@ wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &, &=);
 wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |, |=);
 wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^, ^=);
 
+impl<const W: usize> BbWide<W> {
+    /// Calls `f` with the index of every cell, lowest first, a word at a time. Why: the
+    /// generic [`Bitboard::squares`] pops the lowest cell, which scans from word 0 again for
+    /// every cell.
+    #[inline]
+    pub fn for_each_index(self, mut f: impl FnMut(usize)) {
+        for (i, &word) in self.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                f(i * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
 impl<const W: usize> Not for BbWide<W> {
     type Output = Self;
     #[inline]

@@ -305,8 +305,6 @@ struct Walk {
     /// The lame leaps: range into `lame` (as halfway cell, target).
     lame_start: u32,
     lame_len: u8,
-    /// Slide directions (bits of [`DIRS`]).
-    slides: u8,
 }
 
 /// The compiled tables of one form.
@@ -501,7 +499,6 @@ fn build_form(topo: &Topology, stepping: bool) -> FormTables {
                     free: free.board().0,
                     lame_start,
                     lame_len: (lame.len() as u32 - lame_start) as u8,
-                    slides: slides[color.index()][class],
                 });
                 let has_slide = DIRS.iter().enumerate().any(|(k, &(dx, dy))| {
                     slides[color.index()][class] & (1 << k) != 0
@@ -1242,14 +1239,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
     /// than [`Bitboard::squares`], which rescans from the first word for every cell.
     #[inline]
     fn each_piece(&self, color: Color, mut f: impl FnMut(usize, u8)) {
-        for (i, &word) in self.occupied[color.index()].0.iter().enumerate() {
-            let mut w = word;
-            while w != 0 {
-                let sq = i * 64 + w.trailing_zeros() as usize;
-                w &= w - 1;
-                f(sq, self.board[sq]);
-            }
-        }
+        self.occupied[color.index()].for_each_index(|sq| f(sq, self.board[sq]));
     }
 
     /// Material kind of a code: its role, or `NROLES + promotee` when promoted.
@@ -1263,9 +1253,10 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         WORTHS[(c & (BLACK_BIT - 1)) as usize]
     }
 
-    /// The cells attacked by the piece on `sq` whose entry of [`FormTables::walks`] is `w`.
+    /// The cells attacked by the piece on `sq` whose entry of [`FormTables::walks`] is `w`
+    /// and whose slide directions (bits of [`DIRS`]) are `slides`.
     #[inline]
-    fn reach(&self, w: &Walk, ft: &FormTables, t: &Tables, sq: usize) -> DaiBb {
+    fn reach(&self, w: &Walk, slides: u8, ft: &FormTables, t: &Tables, sq: usize) -> DaiBb {
         let [a, b, c, d] = w.free;
         let mut reach = CellSet(a, b, c, d);
         for &(mid, to) in &ft.lame[w.lame_start as usize..][..w.lame_len as usize] {
@@ -1273,7 +1264,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                 reach.add(to);
             }
         }
-        let mut sl = w.slides;
+        let mut sl = slides;
         while sl != 0 {
             let d = sl.trailing_zeros() as usize;
             sl &= sl - 1;
@@ -1325,18 +1316,14 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             let walks = &ft.walks[color.index() * NCLASSES * NSQ..][..NCLASSES * NSQ];
             self.each_piece(color, |sq, c| {
                 let class = class_of(c);
-                let reach = self.reach(&walks[class * NSQ + sq], ft, t, sq);
+                let slides = ft.slides[color.index()][class];
+                let reach = self.reach(&walks[class * NSQ + sq], slides, ft, t, sq);
                 attacked[color.index()] |= reach;
                 let worth = Self::default_worth(c);
-                for (i, &word) in (reach & theirs).0.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let target = i * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        let best = &mut cheapest[color.index()][target];
-                        *best = (*best).min(worth);
-                    }
-                }
+                (reach & theirs).for_each_index(|target| {
+                    let best = &mut cheapest[color.index()][target];
+                    *best = (*best).min(worth);
+                });
                 if role_of(c) != KING {
                     sink.mobility(color, class, (reach & !own).count());
                     zone_attacks += (reach & zones[(!color).index()]).count();
@@ -1711,7 +1698,13 @@ mod tests {
                         }
                     }
                     let w = &ft.walks[(color.index() * NCLASSES + class) * NSQ + sq];
-                    assert_eq!(pos.reach(w, ft, t, sq), want, "{} at {sq}", pos.text());
+                    let slides = ft.slides[color.index()][class];
+                    assert_eq!(
+                        pos.reach(w, slides, ft, t, sq),
+                        want,
+                        "{} at {sq}",
+                        pos.text()
+                    );
                 });
             }
             moves.clear();
