@@ -411,6 +411,42 @@ fn chess_reports_attacks_on_cells_only_the_royal_piece_defends() {
 }
 
 #[test]
+fn chess_reports_cells_enemy_pawns_attack_and_pawn_push_threats() {
+    use variantlab_engine::eval::KindTerm;
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    let terms = [KindTerm::UnsafeMobility, KindTerm::PushThreatened];
+    // Kinds: knight 1. Black's Knight on d5 reaches f4, which White's pawn on e3 attacks (one
+    // unsafe cell of eight); the push e3-e4 goes to a cell no Black piece attacks and would
+    // attack the Knight.
+    let pos = G::from_text("4k3/8/8/3n4/8/4P3/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        FeatureCalls::of(&pos).kind_terms_of(&terms),
+        vec![
+            (Color::Black, 1, KindTerm::UnsafeMobility, 1),
+            (Color::Black, 1, KindTerm::PushThreatened, 1),
+        ]
+    );
+    // A Black pawn on f5 attacks e4: the push is no threat (the pawn itself is no victim).
+    let pos = G::from_text("4k3/8/8/3n1p2/8/4P3/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        FeatureCalls::of(&pos).kind_terms_of(&terms),
+        vec![(Color::Black, 1, KindTerm::UnsafeMobility, 1)]
+    );
+    // A Black Rook on e7 attacks e4 and nothing of White's defends it: no threat; a White
+    // Knight on c3 defends e4, and the push threatens the Knight again.
+    let pos = G::from_text("4k3/4r3/8/3n4/8/4P3/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        FeatureCalls::of(&pos).kind_terms_of(&[KindTerm::PushThreatened]),
+        vec![]
+    );
+    let pos = G::from_text("4k3/4r3/8/3n4/8/2N1P3/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        FeatureCalls::of(&pos).kind_terms_of(&[KindTerm::PushThreatened]),
+        vec![(Color::Black, 1, KindTerm::PushThreatened, 1)]
+    );
+}
+
+#[test]
 fn dialectic_reports_mobility_by_the_tokens_and_threats() {
     use variantlab_engine::eval::KindTerm;
     use variantlab_engine::variants::dialectic::Dialectic;

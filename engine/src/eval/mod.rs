@@ -118,11 +118,20 @@ pub enum KindTerm {
     /// an attack on a cell the defence covers twice threatens less than one on a cell only
     /// the royal piece guards, where a piece can land with check or mate.
     WeakZone,
+    /// Cells a piece of the kind reaches (not held by its side) that an enemy pawn attacks
+    /// (variants with pawn structure). Why: a piece cannot go there without being chased or
+    /// lost for a pawn, so those cells are worth less mobility than the rest.
+    UnsafeMobility,
+    /// Pieces of the kind (pawns excepted) that an enemy pawn would attack after a safe push:
+    /// a step forward to an empty cell no pawn of the kind's side attacks and that the enemy
+    /// defends or the kind's side does not attack (variants with pawn structure). Why: the
+    /// push gains time by chasing the piece, which the threats as they stand do not see.
+    PushThreatened,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 10] = [
+    pub const ALL: [KindTerm; 12] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
@@ -133,6 +142,8 @@ impl KindTerm {
         KindTerm::RoyalDistance,
         KindTerm::ColourPawns,
         KindTerm::WeakZone,
+        KindTerm::UnsafeMobility,
+        KindTerm::PushThreatened,
     ];
 }
 
@@ -448,6 +459,8 @@ impl Layout {
                 self.kind_term(k, KindTerm::SafeChecks),
                 self.kind_term(k, KindTerm::Cramped),
                 self.kind_term(k, KindTerm::WeakZone),
+                self.kind_term(k, KindTerm::UnsafeMobility),
+                self.kind_term(k, KindTerm::PushThreatened),
             ]);
         }
         v

@@ -90,6 +90,14 @@ pub struct KindWeights {
     /// defends (`eval::KindTerm::WeakZone`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub weak_zone: [i32; 2],
+    /// Per cell a piece of the kind reaches that an enemy pawn attacks
+    /// (`eval::KindTerm::UnsafeMobility`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unsafe_mobility: [i32; 2],
+    /// Per piece of the kind that a safe enemy pawn push would attack
+    /// (`eval::KindTerm::PushThreatened`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub push_threatened: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -113,6 +121,8 @@ impl KindWeights {
             self.royal_distance,
             self.colour_pawns,
             self.weak_zone,
+            self.unsafe_mobility,
+            self.push_threatened,
         ]
     }
 }
@@ -375,6 +385,8 @@ impl EvalWeights {
                 royal_distance: w[layout.kind_term(k, KindTerm::RoyalDistance)],
                 colour_pawns: w[layout.kind_term(k, KindTerm::ColourPawns)],
                 weak_zone: w[layout.kind_term(k, KindTerm::WeakZone)],
+                unsafe_mobility: w[layout.kind_term(k, KindTerm::UnsafeMobility)],
+                push_threatened: w[layout.kind_term(k, KindTerm::PushThreatened)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })

@@ -247,6 +247,15 @@ impl<V: Variant> Game for Position<V> {
             }
         }
         let kings = Color::ALL.map(|c| self.king(c));
+        // Cells each side's pawns attack, for the unsafe mobility and the pawn pushes.
+        let mut pawn_attacks = [V::Bb::EMPTY; 2];
+        for r in (0..nroles).filter(|&r| is_pawn(r)) {
+            for c in Color::ALL {
+                for sq in self.pieces(c, crate::Role(r as u8)).squares() {
+                    pawn_attacks[c.index()] |= t.attacks(c, crate::Role(r as u8), sq, occ);
+                }
+            }
+        }
         // Cells each side's pieces of each role attack (could capture on), for the threats,
         // and reach (could move to), for the safe checks.
         let mut attacked = [[V::Bb::EMPTY; MAX_KINDS]; 2];
@@ -289,6 +298,12 @@ impl<V: Variant> Game for Position<V> {
                     let (reach, attacks) = t.reach_and_attacks(c, role, sq, occ);
                     *role_attacks |= attacks;
                     *role_reach |= reach;
+                    if structure.is_some() && !is_pawn(r) {
+                        let chased = (reach & !own & pawn_attacks[(!c).index()]).count();
+                        if chased > 0 {
+                            sink.kind_term(c, r, KindTerm::UnsafeMobility, chased);
+                        }
+                    }
                     zone_attacks += crate::eval::report_piece_activity(
                         sink,
                         c,
@@ -335,6 +350,33 @@ impl<V: Variant> Game for Position<V> {
                 let checks = (t.attacks(!c, crate::Role(r as u8), k, occ) & reach).count();
                 if checks > 0 {
                     sink.kind_term(c, r, KindTerm::SafeChecks, checks);
+                }
+            }
+        }
+        // Pawn pushes that would attack a piece: a step to an empty cell that no enemy pawn
+        // attacks and that the enemy does not attack unless the pusher's side defends it.
+        if structure.is_some() {
+            for c in Color::ALL {
+                let safe =
+                    !occ & !pawn_attacks[(!c).index()] & (any[c.index()] | !any[(!c).index()]);
+                let mut targets = V::Bb::EMPTY;
+                for r in (0..nroles).filter(|&r| is_pawn(r)) {
+                    let role = crate::Role(r as u8);
+                    for sq in self.pieces(c, role).squares() {
+                        for to in (t.leap_moves(c, role, sq) & safe).squares() {
+                            targets |= t.attacks(c, role, to, occ);
+                        }
+                    }
+                }
+                let targets = targets & self.by_color(!c) & !pawns[(!c).index()];
+                if targets.is_empty() {
+                    continue;
+                }
+                for r in 0..nroles {
+                    let hit = (targets & self.pieces(!c, crate::Role(r as u8))).count();
+                    if hit > 0 {
+                        sink.kind_term(!c, r, KindTerm::PushThreatened, hit);
+                    }
                 }
             }
         }
