@@ -220,10 +220,6 @@ pub struct PawnStructure<B> {
     /// Per side and royal cell, the cells of its shelter on the royal piece's and the
     /// neighbouring files: one rank ahead, and two ranks ahead.
     pub shelter: [Vec<[B; 2]>; 2],
-    /// Per side and royal cell, the royal piece's flank: the cells on its file and the two on
-    /// each side of it, on the first five eighths of the ranks from the side's own edge
-    /// (chess: five ranks), where an attack on the royal piece is prepared.
-    pub flank: [Vec<B>; 2],
     /// Per side and cell, the cell one rank ahead on the same file (empty on the last rank):
     /// where a passed pawn is blocked, and the cell whose distance from each royal piece counts.
     pub stop: [Vec<B>; 2],
@@ -323,7 +319,6 @@ impl<B: Bitboard> PawnStructure<B> {
         let mut relative_rank = [vec![0u8; n], vec![0u8; n]];
         let mut file = vec![B::EMPTY; n];
         let mut shelter = [vec![[B::EMPTY; 2]; n], vec![[B::EMPTY; 2]; n]];
-        let mut flank = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
         let mut stop = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
         let mut beside = vec![B::EMPTY; n];
         let mut space = [B::EMPTY; 2];
@@ -358,13 +353,6 @@ impl<B: Bitboard> PawnStructure<B> {
                     mask(&|t| (t.file - c.file).abs() <= 1 && t.rank == rank_ahead(steps))
                 });
                 stop[side.index()][i] = mask(&|t| t.file == c.file && t.rank == rank_ahead(1));
-                let own_rank = |r: i8| match side {
-                    Color::White => i32::from(r),
-                    Color::Black => ranks as i32 - 1 - i32::from(r),
-                };
-                flank[side.index()][i] = mask(&|t| {
-                    (t.file - c.file).abs() <= 2 && 8 * own_rank(t.rank) < 5 * ranks as i32
-                });
                 relative_rank[side.index()][i] = match side {
                     Color::White => c.rank as u8,
                     Color::Black => (ranks as i8 - 1 - c.rank) as u8,
@@ -393,7 +381,6 @@ impl<B: Bitboard> PawnStructure<B> {
             relative_rank,
             file,
             shelter,
-            flank,
             stop,
             beside,
             space,

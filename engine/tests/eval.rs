@@ -447,25 +447,6 @@ fn chess_reports_cells_enemy_pawns_attack_and_pawn_push_threats() {
 }
 
 #[test]
-fn chess_reports_attacks_on_and_defence_of_the_royal_flanks() {
-    use variantlab_engine::eval::KindTerm;
-    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
-    // Kinds: pawn 0, rook 3. White's King on g1: its flank is files e to h, ranks 1 to 5.
-    // Black's Rook on e6 attacks e5 to e1 there (5); White's pawns defend e3, f3, g3 and h3
-    // (4, each cell once). Black's King on e8: its flank is files c to g, ranks 8 to 4; its
-    // Rook defends c6, d6, f6, g6, e7, e8 (its own King's cell), e5 and e4 (8).
-    let pos = G::from_text("4k3/8/4r3/8/8/8/5PPP/6K1 w - - 0 1").unwrap();
-    assert_eq!(
-        FeatureCalls::of(&pos).kind_terms_of(&[KindTerm::FlankAttacks, KindTerm::FlankDefence]),
-        vec![
-            (Color::Black, 3, KindTerm::FlankDefence, 8),
-            (Color::White, 0, KindTerm::FlankDefence, 4),
-            (Color::Black, 3, KindTerm::FlankAttacks, 5),
-        ]
-    );
-}
-
-#[test]
 fn dialectic_reports_mobility_by_the_tokens_and_threats() {
     use variantlab_engine::eval::KindTerm;
     use variantlab_engine::variants::dialectic::Dialectic;

@@ -127,17 +127,11 @@ pub enum KindTerm {
     /// defends or the kind's side does not attack (variants with pawn structure). Why: the
     /// push gains time by chasing the piece, which the threats as they stand do not see.
     PushThreatened,
-    /// Cells of the enemy royal piece's flank ([`crate::rules::PawnStructure::flank`]) that
-    /// the kind's pieces attack (variants with pawn structure). Why: an attack is built on
-    /// the cells around the royal zone before it reaches the zone itself.
-    FlankAttacks,
-    /// Cells of the own royal piece's flank that the kind's pieces attack (defend).
-    FlankDefence,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 14] = [
+    pub const ALL: [KindTerm; 12] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
@@ -150,8 +144,6 @@ impl KindTerm {
         KindTerm::WeakZone,
         KindTerm::UnsafeMobility,
         KindTerm::PushThreatened,
-        KindTerm::FlankAttacks,
-        KindTerm::FlankDefence,
     ];
 }
 
@@ -469,8 +461,6 @@ impl Layout {
                 self.kind_term(k, KindTerm::WeakZone),
                 self.kind_term(k, KindTerm::UnsafeMobility),
                 self.kind_term(k, KindTerm::PushThreatened),
-                self.kind_term(k, KindTerm::FlankAttacks),
-                self.kind_term(k, KindTerm::FlankDefence),
             ]);
         }
         v

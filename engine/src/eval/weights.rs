@@ -98,14 +98,6 @@ pub struct KindWeights {
     /// (`eval::KindTerm::PushThreatened`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub push_threatened: [i32; 2],
-    /// Per cell of the enemy royal piece's flank the kind attacks
-    /// (`eval::KindTerm::FlankAttacks`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub flank_attacks: [i32; 2],
-    /// Per cell of the own royal piece's flank the kind defends
-    /// (`eval::KindTerm::FlankDefence`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub flank_defence: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -131,8 +123,6 @@ impl KindWeights {
             self.weak_zone,
             self.unsafe_mobility,
             self.push_threatened,
-            self.flank_attacks,
-            self.flank_defence,
         ]
     }
 }
@@ -397,8 +387,6 @@ impl EvalWeights {
                 weak_zone: w[layout.kind_term(k, KindTerm::WeakZone)],
                 unsafe_mobility: w[layout.kind_term(k, KindTerm::UnsafeMobility)],
                 push_threatened: w[layout.kind_term(k, KindTerm::PushThreatened)],
-                flank_attacks: w[layout.kind_term(k, KindTerm::FlankAttacks)],
-                flank_defence: w[layout.kind_term(k, KindTerm::FlankDefence)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })

@@ -353,23 +353,6 @@ impl<V: Variant> Game for Position<V> {
                 }
             }
         }
-        // Attacks on each royal piece's flank, and its side's defence of it, per kind.
-        if let Some(ps) = structure {
-            for c in Color::ALL {
-                let Some(k) = self.king(!c) else { continue };
-                let flank = ps.flank[(!c).index()][k.index()];
-                for r in (0..nroles).filter(|&r| r != rules.king.index()) {
-                    let hits = (attacked[c.index()][r] & flank).count();
-                    if hits > 0 {
-                        sink.kind_term(c, r, KindTerm::FlankAttacks, hits);
-                    }
-                    let covers = (attacked[(!c).index()][r] & flank).count();
-                    if covers > 0 {
-                        sink.kind_term(!c, r, KindTerm::FlankDefence, covers);
-                    }
-                }
-            }
-        }
         // Pawn pushes that would attack a piece: a step to an empty cell that no enemy pawn
         // attacks and that the enemy does not attack unless the pusher's side defends it.
         if structure.is_some() {
