@@ -9,7 +9,7 @@
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveBuf, MoveKind};
 use crate::position::{Position, Variant};
-use crate::{Role, Square};
+use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
 
 /// Pinned pieces and the line each may still move along (the King's lines through 26 vectors
@@ -82,6 +82,39 @@ impl<V: Variant> Position<V> {
             }
         }
         (checkers, block, pins)
+    }
+
+    /// The pieces of `us` pinned to its royal piece on `ksq` by an enemy rider (the only
+    /// piece between them on the rider's line), for the evaluation.
+    pub(crate) fn pinned_to_royal(&self, us: Color, ksq: Square, occ: V::Bb) -> V::Bb {
+        let t = &V::rules().tables;
+        let theirs = self.by_color[(!us).index()];
+        let ours = self.by_color[us.index()];
+        let mut pinned = V::Bb::EMPTY;
+        for group in t.ride_groups(!us) {
+            let mut riders = V::Bb::EMPTY;
+            for &r in &group.roles {
+                riders |= self.by_role.as_ref()[r.index()];
+            }
+            riders &= theirs;
+            if riders.is_empty() {
+                continue;
+            }
+            for &slot in &group.reverse {
+                let Some(b1) = t.first_blocker(slot, ksq, occ) else {
+                    continue;
+                };
+                if ours.contains(b1) {
+                    let through = occ ^ V::Bb::from_square(b1);
+                    if t.first_blocker(slot, ksq, through)
+                        .is_some_and(|b2| riders.contains(b2))
+                    {
+                        pinned.insert(b1);
+                    }
+                }
+            }
+        }
+        pinned
     }
 
     /// Quiet and capture targets of a piece, ignoring pins and checks.

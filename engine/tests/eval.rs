@@ -447,6 +447,29 @@ fn chess_reports_cells_enemy_pawns_attack_and_pawn_push_threats() {
 }
 
 #[test]
+fn chess_reports_pieces_pawns_attack_and_pinned_pieces() {
+    use variantlab_engine::eval::KindTerm;
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    let terms = [KindTerm::PawnThreatened, KindTerm::Pinned];
+    // Kinds: knight 1, bishop 2. Black's Bishop on b4 pins White's Knight on d2 to the King
+    // on e1; Black's pawn on e4 attacks White's Bishop on d3.
+    let pos = G::from_text("4k3/8/8/8/1b2p3/3B4/3N4/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        FeatureCalls::of(&pos).kind_terms_of(&terms),
+        vec![
+            (Color::White, 1, KindTerm::Pinned, 1),
+            (Color::White, 2, KindTerm::PawnThreatened, 1),
+        ]
+    );
+    // A second White piece on c3 between them: no pin.
+    let pos = G::from_text("4k3/8/8/8/1b2p3/2NB4/3N4/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        FeatureCalls::of(&pos).kind_terms_of(&terms),
+        vec![(Color::White, 2, KindTerm::PawnThreatened, 1)]
+    );
+}
+
+#[test]
 fn dialectic_reports_mobility_by_the_tokens_and_threats() {
     use variantlab_engine::eval::KindTerm;
     use variantlab_engine::variants::dialectic::Dialectic;

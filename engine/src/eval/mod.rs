@@ -127,11 +127,18 @@ pub enum KindTerm {
     /// defends or the kind's side does not attack (variants with pawn structure). Why: the
     /// push gains time by chasing the piece, which the threats as they stand do not see.
     PushThreatened,
+    /// Pieces of the kind (pawns and the royal piece excepted) that an enemy pawn attacks
+    /// (variants with pawn structure). Why: a pawn's threat is the cheapest there is and the
+    /// hardest to parry, which the threatened pieces of every attacker together do not say.
+    PawnThreatened,
+    /// Pieces of the kind pinned to their own royal piece by an enemy rider (chess family).
+    /// Why: a pinned piece neither moves freely nor defends what it seems to defend.
+    Pinned,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 12] = [
+    pub const ALL: [KindTerm; 14] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
@@ -144,6 +151,8 @@ impl KindTerm {
         KindTerm::WeakZone,
         KindTerm::UnsafeMobility,
         KindTerm::PushThreatened,
+        KindTerm::PawnThreatened,
+        KindTerm::Pinned,
     ];
 }
 
@@ -461,6 +470,8 @@ impl Layout {
                 self.kind_term(k, KindTerm::WeakZone),
                 self.kind_term(k, KindTerm::UnsafeMobility),
                 self.kind_term(k, KindTerm::PushThreatened),
+                self.kind_term(k, KindTerm::PawnThreatened),
+                self.kind_term(k, KindTerm::Pinned),
             ]);
         }
         v

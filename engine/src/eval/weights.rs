@@ -98,6 +98,12 @@ pub struct KindWeights {
     /// (`eval::KindTerm::PushThreatened`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub push_threatened: [i32; 2],
+    /// Per piece of the kind an enemy pawn attacks (`eval::KindTerm::PawnThreatened`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pawn_threatened: [i32; 2],
+    /// Per piece of the kind pinned to its royal piece (`eval::KindTerm::Pinned`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pinned: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -123,6 +129,8 @@ impl KindWeights {
             self.weak_zone,
             self.unsafe_mobility,
             self.push_threatened,
+            self.pawn_threatened,
+            self.pinned,
         ]
     }
 }
@@ -387,6 +395,8 @@ impl EvalWeights {
                 weak_zone: w[layout.kind_term(k, KindTerm::WeakZone)],
                 unsafe_mobility: w[layout.kind_term(k, KindTerm::UnsafeMobility)],
                 push_threatened: w[layout.kind_term(k, KindTerm::PushThreatened)],
+                pawn_threatened: w[layout.kind_term(k, KindTerm::PawnThreatened)],
+                pinned: w[layout.kind_term(k, KindTerm::Pinned)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })

@@ -353,6 +353,25 @@ impl<V: Variant> Game for Position<V> {
                 }
             }
         }
+        // Pieces an enemy pawn attacks, and pieces pinned to their royal piece, per kind.
+        for c in Color::ALL {
+            let pinned = kings[c.index()]
+                .map(|k| self.pinned_to_royal(c, k, occ))
+                .unwrap_or(V::Bb::EMPTY);
+            for r in (0..nroles).filter(|&r| r != rules.king.index()) {
+                let own = self.pieces(c, crate::Role(r as u8));
+                if structure.is_some() && !is_pawn(r) {
+                    let hit = (own & pawn_attacks[(!c).index()]).count();
+                    if hit > 0 {
+                        sink.kind_term(c, r, KindTerm::PawnThreatened, hit);
+                    }
+                }
+                let held = (own & pinned).count();
+                if held > 0 {
+                    sink.kind_term(c, r, KindTerm::Pinned, held);
+                }
+            }
+        }
         // Pawn pushes that would attack a piece: a step to an empty cell that no enemy pawn
         // attacks and that the enemy does not attack unless the pusher's side defends it.
         if structure.is_some() {
