@@ -84,22 +84,14 @@ impl<V: Variant> Position<V> {
         (checkers, block, pins)
     }
 
-    /// The pieces of `side` that stand alone between the royal piece of `royal` on `ksq` and
-    /// a rider of the other side, on the rider's line, for the evaluation: with `side ==
-    /// royal` the pinned pieces, with `side` the riders' side those that would uncover an
-    /// attack on the royal piece by moving away.
-    pub(crate) fn line_blockers(
-        &self,
-        royal: Color,
-        ksq: Square,
-        occ: V::Bb,
-        side: Color,
-    ) -> V::Bb {
+    /// The pieces of `us` pinned to its royal piece on `ksq` by an enemy rider (the only
+    /// piece between them on the rider's line), for the evaluation.
+    pub(crate) fn pinned_to_royal(&self, us: Color, ksq: Square, occ: V::Bb) -> V::Bb {
         let t = &V::rules().tables;
-        let theirs = self.by_color[(!royal).index()];
-        let blockers = self.by_color[side.index()];
-        let mut found = V::Bb::EMPTY;
-        for group in t.ride_groups(!royal) {
+        let theirs = self.by_color[(!us).index()];
+        let ours = self.by_color[us.index()];
+        let mut pinned = V::Bb::EMPTY;
+        for group in t.ride_groups(!us) {
             let mut riders = V::Bb::EMPTY;
             for &r in &group.roles {
                 riders |= self.by_role.as_ref()[r.index()];
@@ -112,17 +104,17 @@ impl<V: Variant> Position<V> {
                 let Some(b1) = t.first_blocker(slot, ksq, occ) else {
                     continue;
                 };
-                if blockers.contains(b1) {
+                if ours.contains(b1) {
                     let through = occ ^ V::Bb::from_square(b1);
                     if t.first_blocker(slot, ksq, through)
                         .is_some_and(|b2| riders.contains(b2))
                     {
-                        found.insert(b1);
+                        pinned.insert(b1);
                     }
                 }
             }
         }
-        found
+        pinned
     }
 
     /// Quiet and capture targets of a piece, ignoring pins and checks.

@@ -447,7 +447,7 @@ fn chess_reports_cells_enemy_pawns_attack_and_pawn_push_threats() {
 }
 
 #[test]
-fn chess_reports_pieces_pawns_attack_pinned_pieces_and_discoverers() {
+fn chess_reports_pieces_pawns_attack_and_pinned_pieces() {
     use variantlab_engine::eval::KindTerm;
     type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
     let terms = [KindTerm::PawnThreatened, KindTerm::Pinned];
@@ -467,17 +467,6 @@ fn chess_reports_pieces_pawns_attack_pinned_pieces_and_discoverers() {
         FeatureCalls::of(&pos).kind_terms_of(&terms),
         vec![(Color::White, 2, KindTerm::PawnThreatened, 1)]
     );
-    // White's Knight on e4 stands alone between its Rook on e1 and Black's King on e8: moving
-    // it uncovers a check.
-    let discoverers = |text: &str| {
-        FeatureCalls::of(&G::from_text(text).unwrap()).kind_terms_of(&[KindTerm::Discoverer])
-    };
-    assert_eq!(
-        discoverers("4k3/8/8/8/4N3/8/8/1K2R3 w - - 0 1"),
-        vec![(Color::White, 1, KindTerm::Discoverer, 1)]
-    );
-    // With a Black Bishop on e6 as well, neither piece stands alone on the line.
-    assert_eq!(discoverers("4k3/8/4b3/8/4N3/8/8/1K2R3 w - - 0 1"), vec![]);
 }
 
 #[test]

@@ -134,15 +134,11 @@ pub enum KindTerm {
     /// Pieces of the kind pinned to their own royal piece by an enemy rider (chess family).
     /// Why: a pinned piece neither moves freely nor defends what it seems to defend.
     Pinned,
-    /// Pieces of the kind that stand alone between a rider of their side and the enemy royal
-    /// piece on the rider's line (chess family). Why: moving one uncovers an attack on the
-    /// royal piece (a discovered check), a threat the piece's own attacks do not show.
-    Discoverer,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 15] = [
+    pub const ALL: [KindTerm; 14] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
@@ -157,7 +153,6 @@ impl KindTerm {
         KindTerm::PushThreatened,
         KindTerm::PawnThreatened,
         KindTerm::Pinned,
-        KindTerm::Discoverer,
     ];
 }
 
@@ -477,7 +472,6 @@ impl Layout {
                 self.kind_term(k, KindTerm::PushThreatened),
                 self.kind_term(k, KindTerm::PawnThreatened),
                 self.kind_term(k, KindTerm::Pinned),
-                self.kind_term(k, KindTerm::Discoverer),
             ]);
         }
         v

@@ -104,10 +104,6 @@ pub struct KindWeights {
     /// Per piece of the kind pinned to its royal piece (`eval::KindTerm::Pinned`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pinned: [i32; 2],
-    /// Per piece of the kind that would uncover an attack on the enemy royal piece
-    /// (`eval::KindTerm::Discoverer`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub discoverer: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -135,7 +131,6 @@ impl KindWeights {
             self.push_threatened,
             self.pawn_threatened,
             self.pinned,
-            self.discoverer,
         ]
     }
 }
@@ -402,7 +397,6 @@ impl EvalWeights {
                 push_threatened: w[layout.kind_term(k, KindTerm::PushThreatened)],
                 pawn_threatened: w[layout.kind_term(k, KindTerm::PawnThreatened)],
                 pinned: w[layout.kind_term(k, KindTerm::Pinned)],
-                discoverer: w[layout.kind_term(k, KindTerm::Discoverer)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })

@@ -353,14 +353,10 @@ impl<V: Variant> Game for Position<V> {
                 }
             }
         }
-        // Pieces an enemy pawn attacks, pieces pinned to their royal piece, and pieces that would
-        // uncover an attack on the enemy royal piece, per kind.
+        // Pieces an enemy pawn attacks, and pieces pinned to their royal piece, per kind.
         for c in Color::ALL {
             let pinned = kings[c.index()]
-                .map(|k| self.line_blockers(c, k, occ, c))
-                .unwrap_or(V::Bb::EMPTY);
-            let discoverers = kings[(!c).index()]
-                .map(|k| self.line_blockers(!c, k, occ, c))
+                .map(|k| self.pinned_to_royal(c, k, occ))
                 .unwrap_or(V::Bb::EMPTY);
             for r in (0..nroles).filter(|&r| r != rules.king.index()) {
                 let own = self.pieces(c, crate::Role(r as u8));
@@ -373,10 +369,6 @@ impl<V: Variant> Game for Position<V> {
                 let held = (own & pinned).count();
                 if held > 0 {
                     sink.kind_term(c, r, KindTerm::Pinned, held);
-                }
-                let uncovering = (own & discoverers).count();
-                if uncovering > 0 {
-                    sink.kind_term(c, r, KindTerm::Discoverer, uncovering);
                 }
             }
         }
