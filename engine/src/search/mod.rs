@@ -274,16 +274,11 @@ impl Technique {
     /// (`docs/search.md`).
     pub const DEFAULT_OFF: u32 = Technique::CounterMove as u32
         | Technique::CaptureHistory as u32
-        | Technique::ContinuationHistory as u32
         | Technique::HistoryPruning as u32
         | Technique::DeltaPruning as u32
-        | Technique::CaptureReductions as u32
         | Technique::CorrectionHistory as u32
         | Technique::MoveRuleScaling as u32
-        | Technique::ProbCut as u32
-        | Technique::CheckExtensionSee as u32
-        | Technique::TtEval as u32
-        | Technique::CutNodeReductions as u32;
+        | Technique::ProbCut as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -2427,7 +2422,11 @@ mod tests {
         assert_eq!(searched(on.clone(), Bound::Lower), 1000);
         // Off, or with a bound that says nothing beyond the evaluation (at most 1000), the
         // node is searched and the start is worth less than beta.
-        assert!(searched(SearchConfig::default(), Bound::Lower) < beta);
+        let off = SearchConfig {
+            disabled: Technique::DEFAULT_OFF | Technique::TtEval as u32,
+            ..SearchConfig::default()
+        };
+        assert!(searched(off, Bound::Lower) < beta);
         assert!(searched(on, Bound::Upper) < beta);
     }
 
@@ -2442,7 +2441,10 @@ mod tests {
             s.nodes
         };
         // Off, the expectation changes nothing.
-        let off = SearchConfig::default();
+        let off = SearchConfig {
+            disabled: Technique::DEFAULT_OFF | Technique::CutNodeReductions as u32,
+            ..SearchConfig::default()
+        };
         assert_eq!(nodes(off.clone(), true), nodes(off, false));
         // On, the nodes reduced more are others: another tree.
         let on = SearchConfig {
@@ -2492,7 +2494,11 @@ mod tests {
         let s = prepared(&p, on);
         assert!(!s.extends_check(&p, losing));
         assert!(s.extends_check(&p, safe));
-        let s = prepared(&p, SearchConfig::default());
+        let off = SearchConfig {
+            disabled: Technique::DEFAULT_OFF | Technique::CheckExtensionSee as u32,
+            ..SearchConfig::default()
+        };
+        let s = prepared(&p, off);
         assert!(s.extends_check(&p, losing) && s.extends_check(&p, safe));
     }
 
