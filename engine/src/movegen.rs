@@ -38,7 +38,6 @@ impl<V: Variant> Position<V> {
         let t = &V::rules().tables;
         let us = self.turn;
         let them = !us;
-        let theirs = self.by_color[them.index()];
         let ours = self.by_color[us.index()];
         let mut checkers = V::Bb::EMPTY;
         for &role in t.leap_capturing_roles(them) {
@@ -50,11 +49,7 @@ impl<V: Variant> Position<V> {
             lines: ArrayVec::new(),
         };
         for group in t.ride_groups(them) {
-            let mut riders = V::Bb::EMPTY;
-            for &r in &group.roles {
-                riders |= self.by_role.as_ref()[r.index()];
-            }
-            riders &= theirs;
+            let riders = self.riders_of(group, them);
             if riders.is_empty() {
                 continue;
             }
@@ -84,19 +79,24 @@ impl<V: Variant> Position<V> {
         (checkers, block, pins)
     }
 
+    /// The pieces of `side` that ride along every line of `group`.
+    #[inline]
+    fn riders_of(&self, group: &crate::attacks::RideGroup, side: Color) -> V::Bb {
+        let mut riders = V::Bb::EMPTY;
+        for &r in &group.roles {
+            riders |= self.by_role.as_ref()[r.index()];
+        }
+        riders & self.by_color[side.index()]
+    }
+
     /// The pieces of `us` pinned to its royal piece on `ksq` by an enemy rider (the only
     /// piece between them on the rider's line), for the evaluation.
     pub(crate) fn pinned_to_royal(&self, us: Color, ksq: Square, occ: V::Bb) -> V::Bb {
         let t = &V::rules().tables;
-        let theirs = self.by_color[(!us).index()];
         let ours = self.by_color[us.index()];
         let mut pinned = V::Bb::EMPTY;
         for group in t.ride_groups(!us) {
-            let mut riders = V::Bb::EMPTY;
-            for &r in &group.roles {
-                riders |= self.by_role.as_ref()[r.index()];
-            }
-            riders &= theirs;
+            let riders = self.riders_of(group, !us);
             if riders.is_empty() {
                 continue;
             }
