@@ -16,6 +16,9 @@
 //! - threatened pieces per kind (attacked by a cheaper enemy piece, or attacked and not
 //!   defended), one weight for the side to move and one for the other, where the variant has
 //!   cheap attack tables, and whether a side has two or more of them (a fork);
+//! - per kind, where the variant has pawn structure, the reached cells an enemy pawn attacks
+//!   and the pieces an enemy pawn attacks or a safe pawn push would attack; in the chess
+//!   family, the pieces pinned to their own royal piece ([`KindTerm::Pinned`]);
 //! - pieces in hand per kind (drop variants), on top of their material;
 //! - a pair of a kind (two Bishops and more), from the material counts, for every variant;
 //! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
