@@ -247,7 +247,8 @@ impl<V: Variant> Game for Position<V> {
             }
         }
         let kings = Color::ALL.map(|c| self.king(c));
-        // Cells each side's pawns attack, for the unsafe mobility and the pawn pushes.
+        // Cells each side's pawns attack, for the unsafe mobility, the pawn threats and pushes
+        // and the pawn terms.
         let mut pawn_attacks = [V::Bb::EMPTY; 2];
         for r in (0..nroles).filter(|&r| is_pawn(r)) {
             for c in Color::ALL {
@@ -409,7 +410,7 @@ impl<V: Variant> Game for Position<V> {
             self.turn(),
         );
         if let Some(ps) = structure {
-            self.report_pawn_terms(sink, ps, pawns, &attacked, any, occ);
+            self.report_pawn_terms(sink, ps, pawns, pawn_attacks, any, occ);
         }
     }
     fn pawn_ranks(&self) -> usize {
@@ -533,25 +534,20 @@ impl<V: Variant> Position<V> {
 
     /// The pawn terms of a variant with pawn structure: passed, doubled, isolated and
     /// supported pawns, the shelter and storm, the passed pawns' details and the outposts
-    /// (`eval::PawnDetails`, `KindTerm::Outpost`). `pawns`: each side's pawns; `attacked`:
-    /// the cells each side's roles attack; `any`: their union per side.
+    /// (`eval::PawnDetails`, `KindTerm::Outpost`). `pawns`: each side's pawns;
+    /// `pawn_attacks`: the cells they attack; `any`: every cell each side attacks.
     fn report_pawn_terms<S: crate::eval::FeatureSink>(
         &self,
         sink: &mut S,
         ps: &crate::rules::PawnStructure<V::Bb>,
         pawns: [V::Bb; 2],
-        attacked: &[[V::Bb; MAX_KINDS]; 2],
+        pawn_attacks: [V::Bb; 2],
         any: [V::Bb; 2],
         occ: V::Bb,
     ) {
         let rules = V::rules();
         let nroles = rules.tables.num_roles().min(MAX_KINDS);
         let kings = Color::ALL.map(|c| self.king(c));
-        let pawn_attacks = [0, 1].map(|side| {
-            (0..nroles)
-                .filter(|&r| ps.is_pawn(r))
-                .fold(V::Bb::EMPTY, |acc, r| acc | attacked[side][r])
-        });
         for c in Color::ALL {
             let (own, enemy) = (pawns[c.index()], pawns[(!c).index()]);
             let (own_attacks, enemy_attacks) = (any[c.index()], any[(!c).index()]);
