@@ -67,6 +67,51 @@ fn the_search_sum_is_the_tuners_dot_product() {
     }
 }
 
+/// The trace of the UCI `eval` command splits the score the search uses, nothing lost or
+/// counted twice, and files each weight under the group its feature belongs to.
+#[test]
+fn the_trace_adds_up_to_the_evaluation() {
+    use variantlab_engine::eval::{KindTerm, TraceGroup};
+    for kind in VariantKind::ALL {
+        with_variant!(kind, G => {
+            let layout = Layout::of(&G::start());
+            let e = Evaluator::from_dense::<G>(random_weights(layout.len(), 13));
+            for pos in random_game::<G>(9, 80) {
+                let t = e.trace(&pos);
+                let side = if pos.turn() == Color::White { 1 } else { -1 };
+                assert_eq!(e.evaluate(&pos), side * t.white_score(), "{}", kind.name());
+                assert_eq!(t.groups.len(), TraceGroup::ALL.len());
+            }
+            let last = layout.kinds - 1;
+            assert_eq!(layout.group(layout.material(last)), TraceGroup::Material);
+            assert_eq!(layout.group(layout.pair(0)), TraceGroup::Material);
+            assert_eq!(layout.group(layout.in_hand(0)), TraceGroup::InHand);
+            assert_eq!(layout.group(layout.mobility(last)), TraceGroup::Mobility);
+            assert_eq!(layout.group(layout.threatened(0, false)), TraceGroup::Threats);
+            assert_eq!(layout.group(layout.cell(last, layout.cells - 1)), TraceGroup::Cells);
+            assert_eq!(
+                layout.group(layout.kind_term(0, KindTerm::SafeChecks)),
+                TraceGroup::RoyalSafety
+            );
+            assert_eq!(
+                layout.group(layout.kind_term(last, KindTerm::Pinned)),
+                TraceGroup::Threats
+            );
+            assert_eq!(layout.group(layout.king_danger()), TraceGroup::RoyalSafety);
+            assert_eq!(layout.group(layout.tempo()), TraceGroup::Tempo);
+            assert_eq!(layout.group(layout.doubled()), TraceGroup::Pawns);
+            assert_eq!(layout.group(layout.multiple_threats(true)), TraceGroup::Threats);
+            assert_eq!(layout.group(layout.storm()), TraceGroup::RoyalSafety);
+            assert_eq!(layout.group(layout.space()), TraceGroup::Space);
+            assert_eq!(layout.group(layout.defended_stop()), TraceGroup::Passed);
+            assert_eq!(layout.group(layout.royal_distance(true)), TraceGroup::Passed);
+            if layout.pawn_ranks > 0 {
+                assert_eq!(layout.group(layout.passed(0)), TraceGroup::Passed);
+            }
+        });
+    }
+}
+
 /// Weights that leave mobility, royal-zone attacks and threats at zero let a variant skip its
 /// attack walk (`FeatureSink::wants_activity`); the score must still be the dot product the
 /// tuner sees, which records those features whatever the weights.

@@ -189,6 +189,10 @@ impl<G: Game + Send + 'static> Session<G> {
                     return Next::Quit;
                 }
                 "d" => self.display(),
+                "eval" => {
+                    self.stop_search();
+                    self.eval_trace();
+                }
                 _ => emit(&format!("info string unknown command: {line}")),
             }
         }
@@ -375,6 +379,22 @@ impl<G: Game + Send + 'static> Session<G> {
         match spawned {
             Ok(handle) => self.running = Some(Running { handle, stop }),
             Err(e) => emit(&format!("info string cannot start the search: {e}")),
+        }
+    }
+
+    /// The `eval` command: the static evaluation by feature group, as engine authors compare
+    /// with another engine's trace.
+    fn eval_trace(&mut self) {
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        match searcher.trace(&self.pos) {
+            Some(t) => {
+                for line in variantlab_engine::eval::trace_table(&t, self.pos.turn()).lines() {
+                    emit(line);
+                }
+            }
+            None => emit("info string eval: the classic evaluation has no feature trace"),
         }
     }
 

@@ -35,9 +35,11 @@
 //! available for comparison.
 
 pub mod classic;
+mod trace;
 mod weights;
 
 pub use classic::positional;
+pub use trace::{trace_table, Trace, TraceGroup};
 pub use weights::{builtin, EvalWeights, KindWeights, Provenance, WeightsError};
 
 use crate::bitboard::Bitboard;

@@ -815,6 +815,16 @@ impl Searcher {
         score
     }
 
+    /// The weights evaluation of `pos` split into feature groups (the UCI `eval` command);
+    /// `None` where the configuration uses the classic evaluation.
+    pub fn trace<G: Game>(&mut self, pos: &G) -> Option<crate::eval::Trace> {
+        self.prepare_evaluator(pos);
+        match &self.evaluator {
+            Some((_, Some(e))) => Some(e.trace(pos)),
+            _ => None,
+        }
+    }
+
     /// [`Searcher::evaluate`] scaled by the move-count clock ([`Technique::MoveRuleScaling`]):
     /// the score the search uses. The clock is not in the position's key, so the scaling
     /// comes after the evaluation cache.

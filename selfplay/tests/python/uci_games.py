@@ -98,6 +98,17 @@ check("bad position text answered with info string", "info string bad position t
 check("illegal move answered with info string", 'illegal move "e1e3"' in text, text)
 check("unknown command answered with info string", "unknown command: frobnicate" in text, text)
 check("d shows the last good position", "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq" in text, text)
+# A Black Queen up: the trace's material and total say Black is ahead; groups sum to it.
+send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
+send("eval")
+lines = read_until("Phase")
+rows = {l.split("|")[0].strip(): l.split("|") for l in lines if l.count("|") == 2}
+blend = lambda row: float(row[2])
+check("eval prints a trace with material and a total", "Material" in rows and "Total" in rows, "\n".join(lines))
+if "Material" in rows and "Total" in rows:
+    parts = sum(blend(r) for k, r in rows.items() if k not in ("Total", "Group"))
+    check("eval: Black's extra Queen shows as material", blend(rows["Material"]) < -5, rows["Material"])
+    check("eval: the groups add up to the total", abs(parts - blend(rows["Total"])) < 0.01 * len(rows), f"{parts} {rows['Total']}")
 send("isready")
 read_until("readyok")
 send("quit")
