@@ -1,6 +1,6 @@
-"""Tests of the helper scripts in scripts/: transfer_weights.py, findings_tables.py and
-piece_values_table.py. Each script runs as a subprocess (sys.executable), in a temporary
-folder, on small hand-made inputs with known answers.
+"""Tests of the helper scripts in scripts/: transfer_weights.py, findings_tables.py,
+piece_values_table.py and compare_eval.py. Each script runs as a subprocess
+(sys.executable), in a temporary folder, on small hand-made inputs with known answers.
 
 Good input must give the expected output; bad input must give exit status 1, a one-line
 message naming the problem on stderr, no Python traceback, and no output written (no new
@@ -566,6 +566,108 @@ class PieceValuesTable(ScriptTest):
         self.assertEqual(result.returncode, 1)
         self.assertIn("Usage:", result.stderr)
         self.assertNotIn("Traceback", result.stderr)
+
+
+# ---------------------------------------------------------------------------------------------
+# compare_eval.py
+
+COMPARE = os.path.join(SCRIPTS, "compare_eval.py")
+
+# Two fake UCI engines. The reference's position after n moves has Material known(n), a term
+# Hidden hidden(n) and their sum as Total, in Stockfish's trace rows; its FEN carries n as the
+# move number, from which the fake variantlab reports Material known(n) and nothing else.
+FAKE_COMMON = """import sys
+known = lambda n: (n % 7) * 0.3
+hidden = lambda n: ((n * n) % 11) * 0.2 - 1
+n = 0
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "uci":
+        print("uciok", flush=True)
+    elif cmd[0] == "isready":
+        print("readyok", flush=True)
+    elif cmd[0] == "quit":
+        break
+"""
+FAKE_REFERENCE = FAKE_COMMON + """    elif cmd[0] == "position":
+        n = len(cmd) - 3
+    elif cmd[0] == "eval":
+        for name, v in [("Material", known(n)), ("Hidden", hidden(n)), ("Total", known(n) + hidden(n))]:
+            print(f" {name} |  ----  ---- |  ----  ---- | {v:.2f} {v:.2f}", flush=True)
+    elif cmd[0] == "d":
+        print(f"Fen: 8/8/8/8/8/8/8/K6k w - - 0 {n}", flush=True)
+        print("Checkers: ", flush=True)
+"""
+FAKE_OURS = FAKE_COMMON + """    elif cmd[0] == "position":
+        n = int(cmd[-1])
+    elif cmd[0] == "eval":
+        print("        Group |      MG      EG |   Blend", flush=True)
+        print(f"     Material | 0 0 | {known(n):+.2f}", flush=True)
+        print(f"        Total | 0 0 | {known(n):+.2f}", flush=True)
+        print("Phase 0 of 256", flush=True)
+"""
+
+
+class CompareEval(ScriptTest):
+    def setUp(self):
+        super().setUp()
+        write(self.path("ref.py"), FAKE_REFERENCE)
+        write(self.path("ours.py"), FAKE_OURS)
+        for name in ("ref", "ours"):
+            with open(self.path(name), "w") as f:
+                f.write(f"#!/bin/sh\nexec {sys.executable} {self.path(name + '.py')} \"$@\"\n")
+            os.chmod(self.path(name), 0o755)
+
+    def run_folder(self, variant="chess", moves=45):
+        write(self.path("run", "games.csv"), f"game_id,variant,opening\n0,{variant},\n")
+        write(
+            self.path("run", "moves.csv"),
+            "game_id,ply,move\n" + "".join(f"0,{i + 1},m{i}\n" for i in range(moves)),
+        )
+
+    def compare(self, *extra):
+        return run(
+            COMPARE, "run", "--variantlab", self.path("ours"), "--reference", self.path("ref"),
+            "--every", "1", "--from-ply", "0", "--to-ply", "45", *extra, cwd=self.dir,
+        )
+
+    def test_names_the_term_our_evaluation_lacks(self):
+        self.run_folder()
+        result = self.compare("--out", "cmp.json")
+        self.assertOk(result)
+        lines = result.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("45 positions"), lines[0])
+        self.assertTrue(lines[2].startswith("Hidden"), result.stdout)
+        self.assertGreater(float(lines[2].split()[1]), 0.99)
+        data = json.loads(read(self.path("cmp.json")))
+        self.assertEqual(len(data["positions"]), 45)
+        self.assertNoTempFiles(self.dir)
+
+    def test_least_squares_recovers_known_coefficients(self):
+        sys.path.insert(0, SCRIPTS)
+        import compare_eval
+
+        rows = [[x, (x * x) % 5, 1.0] for x in range(20)]
+        targets = [2 * r[0] - 3 * r[1] + 0.5 for r in rows]
+        for got, want in zip(compare_eval.least_squares(rows, targets), [2, -3, 0.5]):
+            self.assertAlmostEqual(got, want, places=6)
+        trace = [" Mobility | 0.10 0.20 | 0.00 0.00 | 0.40 -0.20", "Total evaluation: 1.00"]
+        self.assertEqual(compare_eval.parse_reference_trace(trace, 128), {"Mobility": 0.4})
+        self.assertAlmostEqual(compare_eval.parse_reference_trace(trace, 0)["Mobility"], -0.2)
+
+    def test_other_variants_are_refused(self):
+        self.run_folder(variant="gateway")
+        self.assertFails(self.compare(), "chess")
+
+    def test_too_few_positions(self):
+        self.run_folder(moves=12)
+        self.assertFails(self.compare(), "positions")
+
+    def test_a_run_without_moves(self):
+        write(self.path("run", "games.csv"), "game_id,variant,opening\n0,chess,\n")
+        self.assertFails(self.compare(), "moves.csv")
 
 
 if __name__ == "__main__":
