@@ -2031,6 +2031,19 @@ mod tests {
         }
     }
 
+    /// The default configuration with one technique switched on (`true`) or off.
+    fn switched(t: Technique, on: bool) -> SearchConfig {
+        let disabled = if on {
+            Technique::DEFAULT_OFF & !(t as u32)
+        } else {
+            Technique::DEFAULT_OFF | t as u32
+        };
+        SearchConfig {
+            disabled,
+            ..SearchConfig::default()
+        }
+    }
+
     /// A searcher prepared for `p` (values, evaluator, piece keys) with empty tables.
     fn prepared(p: &P, config: SearchConfig) -> Searcher {
         let mut s = Searcher::new(config);
@@ -2281,13 +2294,7 @@ mod tests {
         s.quiesce(&p, alpha, beta, 1);
         assert_eq!(s.tt.probe(p.hash(), 1).unwrap().depth, 5);
         // Switched off, nothing is stored.
-        let mut off = prepared(
-            &p,
-            SearchConfig {
-                disabled: Technique::DEFAULT_OFF | Technique::QuiescenceTable as u32,
-                ..SearchConfig::default()
-            },
-        );
+        let mut off = prepared(&p, switched(Technique::QuiescenceTable, false));
         off.quiesce(&p, alpha, beta, 1);
         assert!(off.tt.probe(p.hash(), 1).is_none());
     }
@@ -2387,10 +2394,7 @@ mod tests {
         let p = pos("3q3k/8/8/8/8/8/8/3RK3 w - - 0 1");
         let capture = p.parse_move("d1d8").unwrap();
         let beta = 200;
-        let probcut = SearchConfig {
-            disabled: Technique::DEFAULT_OFF & !(Technique::ProbCut as u32),
-            ..SearchConfig::default()
-        };
+        let probcut = switched(Technique::ProbCut, true);
         // With ProbCut the node is cut by the capture's reduced search: stored three plies
         // shallower than the node, as a lower bound above the raised bound, with its move.
         let mut s = prepared(&p, probcut.clone());
@@ -2417,10 +2421,7 @@ mod tests {
     fn with_tt_eval_a_stored_lower_bound_above_the_evaluation_prunes_by_reverse_futility() {
         let p = P::start();
         let beta = 300;
-        let on = SearchConfig {
-            disabled: Technique::DEFAULT_OFF & !(Technique::TtEval as u32),
-            ..SearchConfig::default()
-        };
+        let on = switched(Technique::TtEval, true);
         // A shallower search found the start worth at least 1000: too shallow to cut a
         // depth-3 node, but reverse futility then takes 1000 as the evaluation.
         let searched = |config: SearchConfig, bound: Bound| {
@@ -2432,10 +2433,7 @@ mod tests {
         assert_eq!(searched(on.clone(), Bound::Lower), 1000);
         // Off, or with a bound that says nothing beyond the evaluation (at most 1000), the
         // node is searched and the start is worth less than beta.
-        let off = SearchConfig {
-            disabled: Technique::DEFAULT_OFF | Technique::TtEval as u32,
-            ..SearchConfig::default()
-        };
+        let off = switched(Technique::TtEval, false);
         assert!(searched(off, Bound::Lower) < beta);
         assert!(searched(on, Bound::Upper) < beta);
     }
@@ -2451,16 +2449,10 @@ mod tests {
             s.nodes
         };
         // Off, the expectation changes nothing.
-        let off = SearchConfig {
-            disabled: Technique::DEFAULT_OFF | Technique::CutNodeReductions as u32,
-            ..SearchConfig::default()
-        };
+        let off = switched(Technique::CutNodeReductions, false);
         assert_eq!(nodes(off.clone(), true), nodes(off, false));
         // On, the nodes reduced more are others: another tree.
-        let on = SearchConfig {
-            disabled: Technique::DEFAULT_OFF & !(Technique::CutNodeReductions as u32),
-            ..SearchConfig::default()
-        };
+        let on = switched(Technique::CutNodeReductions, true);
         assert_ne!(nodes(on.clone(), true), nodes(on, false));
     }
 
@@ -2497,17 +2489,11 @@ mod tests {
             child.play_unchecked(m);
             assert!(child.in_check());
         }
-        let on = SearchConfig {
-            disabled: Technique::DEFAULT_OFF & !(Technique::CheckExtensionSee as u32),
-            ..SearchConfig::default()
-        };
+        let on = switched(Technique::CheckExtensionSee, true);
         let s = prepared(&p, on);
         assert!(!s.extends_check(&p, losing));
         assert!(s.extends_check(&p, safe));
-        let off = SearchConfig {
-            disabled: Technique::DEFAULT_OFF | Technique::CheckExtensionSee as u32,
-            ..SearchConfig::default()
-        };
+        let off = switched(Technique::CheckExtensionSee, false);
         let s = prepared(&p, off);
         assert!(s.extends_check(&p, losing) && s.extends_check(&p, safe));
     }
