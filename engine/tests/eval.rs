@@ -456,6 +456,30 @@ fn chess_reports_attacks_on_cells_only_the_royal_piece_defends() {
 }
 
 #[test]
+fn pieces_count_with_their_sides_pawns() {
+    use variantlab_engine::eval::KindTerm;
+    type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+    // Kinds: pawn 0, knight 1, rook 3, king 5. White: a Knight, two Rooks and eight pawns;
+    // Black: a Knight, a Rook and four pawns. Knight 1×8 − 1×4 = 4, Rook 2×8 − 1×4 = 12;
+    // neither the pawns nor the Kings (worth nothing) count.
+    let pos = G::from_text("r3k1n1/pppp4/8/8/8/8/PPPPPPPP/RN2K2R w - - 0 1").unwrap();
+    let layout = Layout::of(&pos);
+    let mut rec = FeatureRecorder::new(layout);
+    rec.record(&pos);
+    let own_pawns: Vec<(usize, i16)> = (0..layout.kinds)
+        .filter_map(|k| {
+            let i = layout.kind_term(k, KindTerm::OwnPawns) as u32;
+            rec.features.iter().find(|f| f.0 == i).map(|f| (k, f.1))
+        })
+        .collect();
+    assert_eq!(own_pawns, vec![(1, 4), (3, 12)]);
+    // The search's sum agrees, with a weight only there.
+    let mut weights = vec![[0, 0]; layout.len()];
+    weights[layout.kind_term(3, KindTerm::OwnPawns)] = [5, 5];
+    assert_eq!(Evaluator::from_dense::<G>(weights).evaluate(&pos), 60);
+}
+
+#[test]
 fn chess_reports_cells_enemy_pawns_attack_and_pawn_push_threats() {
     use variantlab_engine::eval::KindTerm;
     type G = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;

@@ -20,7 +20,8 @@
 //!   and the pieces an enemy pawn attacks or a safe pawn push would attack; in the chess
 //!   family, the pieces pinned to their own royal piece ([`KindTerm::Pinned`]);
 //! - pieces in hand per kind (drop variants), on top of their material;
-//! - a pair of a kind (two Bishops and more), from the material counts, for every variant;
+//! - a pair of a kind (two Bishops and more), and each kind's pieces times its side's pawns
+//!   ([`KindTerm::OwnPawns`]), from the material counts, for every variant;
 //! - pawn structure where the variant's promoting pieces only ever move forward (passed pawns
 //!   by rank from their owner's side, doubled and isolated pawns; [`PawnDetails`]: the royal
 //!   piece's pawn shelter and the enemy pawns in it, pawns defended by pawns, blocked and
@@ -139,11 +140,16 @@ pub enum KindTerm {
     /// Pieces of the kind pinned to their own royal piece by an enemy rider (chess family).
     /// Why: a pinned piece neither moves freely nor defends what it seems to defend.
     Pinned,
+    /// The kind's pieces times the pawns (the cheapest kind) of their side, for every kind
+    /// but the cheapest, from the material counts (every variant). Why: a piece's worth
+    /// depends on the pawns beside it (a Knight gains as the board stays closed, a Rook as
+    /// files open), which one material weight per kind cannot say.
+    OwnPawns,
 }
 
 impl KindTerm {
     /// Every term, in the order of their weights in a kind's block.
-    pub const ALL: [KindTerm; 14] = [
+    pub const ALL: [KindTerm; 15] = [
         KindTerm::HalfOpenFile,
         KindTerm::OpenFile,
         KindTerm::Outpost,
@@ -158,6 +164,7 @@ impl KindTerm {
         KindTerm::PushThreatened,
         KindTerm::PawnThreatened,
         KindTerm::Pinned,
+        KindTerm::OwnPawns,
     ];
 }
 
@@ -529,6 +536,8 @@ pub struct Evaluator {
     full_phase: i32,
     /// Whether any mobility, royal-zone or threat weight is not zero.
     activity: bool,
+    /// The kinds [`KindTerm::OwnPawns`] counts.
+    own_pawns: Option<OwnPawns>,
 }
 
 impl Evaluator {
@@ -581,6 +590,7 @@ impl Evaluator {
             phase_weights,
             full_phase,
             activity,
+            own_pawns: OwnPawns::of(&values),
         }
     }
 
@@ -629,6 +639,12 @@ impl Evaluator {
                 acc.sum[0] += pairs * w[0];
                 acc.sum[1] += pairs * w[1];
             }
+            let with_pawns = OwnPawns::difference(self.own_pawns, &m, k);
+            if with_pawns != 0 {
+                let w = self.weights[self.layout.kind_term(k, KindTerm::OwnPawns)];
+                acc.sum[0] += with_pawns * w[0];
+                acc.sum[1] += with_pawns * w[1];
+            }
         }
         pos.eval_features(&mut acc);
         let tempo = self.weights[self.layout.tempo()];
@@ -647,6 +663,39 @@ impl Evaluator {
 #[inline]
 fn king_danger(attacks: u32) -> i32 {
     (attacks * attacks / 4).min(i16::MAX as u32) as i32
+}
+
+/// Which kinds [`KindTerm::OwnPawns`] counts: the pawns are the cheapest kind of positive
+/// value; every other kind of positive value (royal kinds are worth 0) is counted by them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OwnPawns {
+    pawn: usize,
+    kinds: u64,
+}
+
+impl OwnPawns {
+    /// The rule for kinds of default `values`; `None` without a kind of positive value.
+    fn of(values: &[i32]) -> Option<OwnPawns> {
+        let pawn = (0..values.len())
+            .filter(|&k| values[k] > 0)
+            .min_by_key(|&k| values[k])?;
+        let kinds = (0..values.len().min(64))
+            .filter(|&k| k != pawn && values[k] > 0)
+            .fold(0u64, |acc, k| acc | 1 << k);
+        Some(OwnPawns { pawn, kinds })
+    }
+
+    /// White's pieces of kind `k` times White's pawns, less the same for Black (0 for a kind
+    /// the term does not count).
+    #[inline]
+    fn difference(rule: Option<OwnPawns>, m: &crate::game::Material, k: usize) -> i32 {
+        match rule {
+            Some(r) if k < 64 && r.kinds & (1 << k) != 0 => {
+                m[0][k] as i32 * m[0][r.pawn] as i32 - m[1][k] as i32 * m[1][r.pawn] as i32
+            }
+            _ => 0,
+        }
+    }
 }
 
 /// Whether White has a pair of a kind (two or more) minus whether Black has.
@@ -758,6 +807,8 @@ indexed_feature_sink!(Accumulator<'_>);
 /// blended by the phase.
 pub struct FeatureRecorder {
     layout: Layout,
+    /// The kinds [`KindTerm::OwnPawns`] counts (from the first position recorded).
+    own_pawns: Option<OwnPawns>,
     /// The features so far (an index may appear more than once).
     pub features: Vec<(u32, i16)>,
     /// Per weight index, how often its feature occurred over every recorded position, both
@@ -771,6 +822,7 @@ impl FeatureRecorder {
     pub fn new(layout: Layout) -> FeatureRecorder {
         FeatureRecorder {
             layout,
+            own_pawns: None,
             features: Vec::new(),
             totals: vec![0; layout.len()],
         }
@@ -779,6 +831,10 @@ impl FeatureRecorder {
     /// Records every feature of `pos`, merged by index.
     pub fn record<G: Game>(&mut self, pos: &G) {
         self.features.clear();
+        if self.own_pawns.is_none() {
+            let values: Vec<i32> = pos.material_kinds().iter().map(|k| k.1).collect();
+            self.own_pawns = OwnPawns::of(&values);
+        }
         let m = pos.material();
         for (k, (&white, &black)) in m[0].iter().zip(&m[1]).enumerate().take(self.layout.kinds) {
             let n = white as i16 - black as i16;
@@ -791,6 +847,12 @@ impl FeatureRecorder {
                     .push((self.layout.pair(k) as u32, pairs as i16));
             }
             self.totals[self.layout.pair(k)] += u64::from(white >= 2) + u64::from(black >= 2);
+            let with_pawns = OwnPawns::difference(self.own_pawns, &m, k);
+            if with_pawns != 0 {
+                let i = self.layout.kind_term(k, KindTerm::OwnPawns);
+                self.features.push((i as u32, with_pawns as i16));
+                self.totals[i] += with_pawns.unsigned_abs() as u64;
+            }
         }
         pos.eval_features(self);
         let sign = if pos.turn() == Color::White { 1 } else { -1 };

@@ -10,7 +10,7 @@ use crate::Color;
 /// A group of evaluation features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TraceGroup {
-    /// Material per kind and pairs of a kind.
+    /// Material per kind, pairs of a kind and each kind's pieces times its side's pawns.
     Material,
     /// Pieces in hand (drop variants), on top of their material.
     InHand,
@@ -83,6 +83,7 @@ impl TraceGroup {
             KindTerm::PushThreatened | KindTerm::PawnThreatened | KindTerm::Pinned => {
                 TraceGroup::Threats
             }
+            KindTerm::OwnPawns => TraceGroup::Material,
         }
     }
 }

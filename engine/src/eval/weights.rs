@@ -104,6 +104,9 @@ pub struct KindWeights {
     /// Per piece of the kind pinned to its royal piece (`eval::KindTerm::Pinned`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pinned: [i32; 2],
+    /// Per piece of the kind times its side's pawns (`eval::KindTerm::OwnPawns`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub own_pawns: [i32; 2],
     /// Cell table, middle game: one entry per cell index of the variant's bounding box (from
     /// White's side; `(level * ranks + rank) * files + file`); empty = all zero.
     #[serde(default)]
@@ -131,6 +134,7 @@ impl KindWeights {
             self.push_threatened,
             self.pawn_threatened,
             self.pinned,
+            self.own_pawns,
         ]
     }
 }
@@ -397,6 +401,7 @@ impl EvalWeights {
                 push_threatened: w[layout.kind_term(k, KindTerm::PushThreatened)],
                 pawn_threatened: w[layout.kind_term(k, KindTerm::PawnThreatened)],
                 pinned: w[layout.kind_term(k, KindTerm::Pinned)],
+                own_pawns: w[layout.kind_term(k, KindTerm::OwnPawns)],
                 cells_mg: (0..layout.cells).map(|c| w[layout.cell(k, c)][0]).collect(),
                 cells_eg: (0..layout.cells).map(|c| w[layout.cell(k, c)][1]).collect(),
             })
