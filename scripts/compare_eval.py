@@ -18,14 +18,14 @@ blended here by Stockfish's game phase). Then:
 Positions where either total is beyond 6 pawns are left out (won positions say little).
 """
 import argparse
-import csv
+import json
 import os
 import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checked_io import fail, read_csv  # noqa: E402
+from checked_io import fail, read_csv, write_whole  # noqa: E402
 
 # Stockfish's middle-game values of the pieces that count for its game phase, and the bounds
 # of that phase (end game at or below the first, middle game at or above the second).
@@ -217,12 +217,7 @@ def main():
     for term, gain, sd in gains:
         print(f"{term:<18} {gain:>10.3f} {sd:>28.2f}")
     if a.out:
-        import json
-
-        tmp = a.out + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump({"r2": r2, "gains": gains, "positions": rows}, f)
-        os.replace(tmp, a.out)
+        write_whole(a.out, json.dumps({"r2": r2, "gains": gains, "positions": rows}))
 
 
 if __name__ == "__main__":
