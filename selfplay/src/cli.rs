@@ -201,6 +201,11 @@ pub struct TuneArgs {
     /// result) instead of the game's result: 0 = results only.
     #[arg(long, default_value_t = 0.0, value_parser = unit_share)]
     score_weight: f64,
+    /// Search every position again with this many nodes (the starting weights, a cleared
+    /// table each) and take that score instead of the recorded one for --score-weight;
+    /// cached in OUT.rescore, so an interrupted run resumes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    rescore_nodes: Option<u64>,
     /// Most training epochs.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     epochs: u32,
@@ -770,6 +775,7 @@ pub fn run() -> Result<()> {
             holdout: a.holdout,
             l2: a.l2.0,
             score_weight: a.score_weight,
+            rescore_nodes: a.rescore_nodes,
             epochs: a.epochs,
             skip_plies: a.skip_plies,
             seed: a.seed,

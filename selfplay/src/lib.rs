@@ -16,6 +16,7 @@ pub mod pgn;
 pub mod play;
 pub mod recorded;
 pub mod report;
+pub mod rescore;
 pub mod sprt;
 pub mod stats;
 pub mod study;

@@ -36,3 +36,17 @@ pub fn civil_date(unix_secs: u64) -> (i64, i64, i64) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
+
+/// Writes `bytes` to `path` through a temporary file beside it and a rename, so a reader (or
+/// an interruption) never sees the file half written.
+///
+/// # Errors
+/// An unwritable folder.
+pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+}

@@ -461,11 +461,7 @@ fn validate(config: &RunConfig) -> Result<()> {
 }
 
 fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<()> {
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(v)? + "\n")
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    crate::output::replace_file(path, (serde_json::to_string_pretty(v)? + "\n").as_bytes())
 }
 
 /// Cuts an unfinished last line (a run killed mid-write) so the file ends on a whole row.

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use variantlab_engine::eval::{EvalWeights, Evaluator, FeatureRecorder, Layout, Provenance};
 use variantlab_engine::game::Game;
+use variantlab_engine::search::EvalChoice;
 use variantlab_engine::{with_variant, VariantKind};
 
 /// What `variantlab tune` is asked to do.
@@ -37,6 +38,9 @@ pub struct TuneOptions {
     pub l2: Option<f64>,
     /// Share of the target taken from the recorded search score instead of the result.
     pub score_weight: f64,
+    /// Search each position again with this many nodes (with the starting weights) and take
+    /// that score instead of the recorded one ([`crate::rescore`]).
+    pub rescore_nodes: Option<u64>,
     /// Most training epochs.
     pub epochs: u32,
     /// Plies at the start of each recorded game that are not used.
@@ -189,6 +193,19 @@ const FORFEITS: [&str; 3] = ["illegal_move", "engine_crash", "time_forfeit"];
 /// A folder of another variant, a missing `moves.csv` (a run without `--record-moves`), a
 /// truncated or malformed file, or a recorded move that is not legal where it was played.
 pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Dataset> {
+    read_positions_keeping::<G>(dirs, skip_plies, false).map(|(data, _)| data)
+}
+
+/// [`read_positions`], and with `keep` the positions themselves, in the dataset's order.
+///
+/// # Errors
+/// Those of [`read_positions`].
+pub fn read_positions_keeping<G: Game>(
+    dirs: &[PathBuf],
+    skip_plies: u32,
+    keep: bool,
+) -> Result<(Dataset, Vec<G>)> {
+    let mut kept = Vec::new();
     let start = G::start();
     let layout = Layout::of(&start);
     let phase_eval = Evaluator::material_only::<G>();
@@ -238,6 +255,9 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
                     };
                     data.classic.push((material + positional) as f32);
                     data.game.push(data.games);
+                    if keep {
+                        kept.push(pos.clone());
+                    }
                 }
                 Ok(())
             })?;
@@ -248,7 +268,21 @@ pub fn read_positions<G: Game>(dirs: &[PathBuf], skip_plies: u32) -> Result<Data
         bail!("no quiet positions in the given games (were they recorded with --record-moves?)");
     }
     data.totals = recorder.totals;
-    Ok(data)
+    Ok((data, kept))
+}
+
+/// What the positions' features are, as one number: with the node count and the starting
+/// weights, what a rescoring cache's scores depend on.
+fn fingerprint(data: &Dataset, start: &[[f64; 2]], from: &str, nodes: u64) -> u64 {
+    let features = data
+        .offsets
+        .iter()
+        .chain(&data.index)
+        .flat_map(|x| x.to_le_bytes())
+        .chain(data.count.iter().flat_map(|x| x.to_le_bytes()));
+    let weights = start.iter().flatten().flat_map(|x| x.to_le_bytes());
+    let rest = from.bytes().chain(nodes.to_le_bytes());
+    variantlab_engine::zobrist::fnv1a(features.chain(weights).chain(rest))
 }
 
 /// Every game that was not forfeited, with its result from White's side.
@@ -436,19 +470,24 @@ pub fn split(data: &Dataset, holdout: f64, seed: u64) -> (Vec<usize>, Vec<usize>
     (0..data.len()).partition(|&i| !held(data.game[i]))
 }
 
-/// The starting weights of a tune: a file, the variant's default, or material only.
-fn starting_weights<G: Game>(from: &str) -> Result<Evaluator> {
-    let choice = match from {
-        "classic" => return Ok(Evaluator::material_only::<G>()),
-        "default" => variantlab_engine::search::EvalChoice::Default,
+/// The evaluation a tune starts from: a file, the variant's default, or the classic one.
+fn starting_choice(from: &str) -> Result<EvalChoice> {
+    Ok(match from {
+        "classic" => EvalChoice::Classic,
+        "default" => EvalChoice::Default,
         path => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("reading --from {path}"))?;
-            variantlab_engine::search::EvalChoice::Weights(std::sync::Arc::new(
+            EvalChoice::Weights(std::sync::Arc::new(
                 EvalWeights::parse(&text).with_context(|| format!("--from {path}"))?,
             ))
         }
-    };
+    })
+}
+
+/// The starting weights of a tune (material only for the classic evaluation, which the fit
+/// then brings near the classic one, [`mimic_classic`]).
+fn starting_weights<G: Game>(choice: &EvalChoice, from: &str) -> Result<Evaluator> {
     Ok(choice
         .evaluator::<G>()
         .with_context(|| format!("--from {from}"))?
@@ -477,6 +516,9 @@ pub fn run(o: &TuneOptions) -> Result<()> {
             "--l2 auto chooses by the held-out loss: give --holdout above 0 or a number for --l2"
         );
     }
+    if o.rescore_nodes.is_some() && o.score_weight == 0.0 {
+        bail!("--rescore-nodes gives the scores that --score-weight blends in: give --score-weight above 0");
+    }
     let variant = crate::recorded::read_run(first)?.variant;
     let kind = VariantKind::from_name(&variant)
         .with_context(|| format!("{}: run.json", first.display()))?;
@@ -485,17 +527,26 @@ pub fn run(o: &TuneOptions) -> Result<()> {
 
 fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
     let started = std::time::Instant::now();
-    let data = read_positions::<G>(&o.games, o.skip_plies)?;
+    let (mut data, positions) =
+        read_positions_keeping::<G>(&o.games, o.skip_plies, o.rescore_nodes.is_some())?;
     let (train, holdout) = split(&data, o.holdout, o.seed);
     if train.is_empty() {
         bail!("no training positions left after holding out {}", o.holdout);
     }
-    let start = starting_weights::<G>(&o.from)?;
+    let choice = starting_choice(&o.from)?;
+    let start = starting_weights::<G>(&choice, &o.from)?;
     let mut start_w: Vec<[f64; 2]> = start
         .weights()
         .iter()
         .map(|w| [w[0] as f64, w[1] as f64])
         .collect();
+    if let Some(nodes) = o.rescore_nodes {
+        let print = fingerprint(&data, &start_w, &o.from, nodes);
+        let cache = crate::rescore::cache_path(&o.out);
+        let scores = crate::rescore::rescore(&positions, &choice, nodes, print, &cache, o.quiet)?;
+        data.score = scores.into_iter().map(|s| s as f32).collect();
+        drop(positions);
+    }
     if o.from == "classic" {
         start_w = mimic_classic(&data, &train, &start_w);
     }
@@ -566,12 +617,13 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         games: data.games as u64,
         positions: data.len() as u64,
         settings: format!(
-            "games: {}; from {}, holdout {}, l2 {}, score_weight {}, skip_plies {}, seed {}, {} epochs",
+            "games: {}; from {}, holdout {}, l2 {}, score_weight {}{}, skip_plies {}, seed {}, {} epochs",
             sources.join("; "),
             o.from,
             o.holdout,
             l2_note,
             o.score_weight,
+            o.rescore_nodes.map_or(String::new(), |n| format!(" (scores rescored at {n} nodes)")),
             o.skip_plies,
             o.seed,
             f.epochs

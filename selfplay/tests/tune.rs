@@ -270,3 +270,111 @@ fn tuned_piece_values_have_bootstrap_intervals() {
         "same seed, same values, any thread count"
     );
 }
+
+/// `tune --rescore-nodes`: every position searched again, the scores cached beside the
+/// output; the same cache whatever the thread count, an interrupted cache resumed to the same
+/// scores and weights, a cache made with other settings started over, and the rescored
+/// scores (not the recorded ones) are what the fit sees.
+#[test]
+fn rescored_targets_are_reproducible_and_resumable() {
+    let dir = tmp("rescore");
+    let games = dir.join("games");
+    record("chess", &games, true);
+    let tune = |out: &Path, threads: &str, extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "--games",
+            games.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--score-weight",
+            "1",
+            "--l2",
+            "1e-7",
+            "--epochs",
+            "30",
+            "--quiet",
+        ];
+        args.extend(extra);
+        let o = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+            .env("RAYON_NUM_THREADS", threads)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let (one, two) = (dir.join("one.json"), dir.join("two.json"));
+    tune(&one, "1", &["--rescore-nodes", "300"]);
+    tune(&two, "2", &["--rescore-nodes", "300"]);
+    let cache = read(&dir.join("one.json.rescore"));
+    assert_eq!(cache, read(&dir.join("two.json.rescore")));
+    let lines: Vec<&str> = cache.lines().collect();
+    let w: serde_json::Value = serde_json::from_str(&read(&one)).unwrap();
+    let positions = w["produced"]["positions"].as_u64().unwrap() as usize;
+    assert!(positions > 100);
+    assert_eq!(
+        lines.len(),
+        positions + 1,
+        "a header, then one score a position"
+    );
+    assert!(
+        lines[0].starts_with("variantlab-rescore-v1 "),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1..]
+        .iter()
+        .all(|l| l.parse::<i32>().unwrap().abs() <= 2000));
+    let settings = w["produced"]["settings"].as_str().unwrap();
+    assert!(
+        settings.contains("(scores rescored at 300 nodes)"),
+        "{settings}"
+    );
+    let weights = |p: &Path| {
+        let mut v: serde_json::Value = serde_json::from_str(&read(p)).unwrap();
+        v["produced"] = serde_json::Value::Null;
+        v
+    };
+    assert_eq!(weights(&one), weights(&two));
+
+    // Cut short in the middle of a line, as an interruption leaves it: resumed to the same
+    // scores and the same weights.
+    let cut = cache.len() / 2 + 1;
+    std::fs::write(dir.join("two.json.rescore"), &cache[..cut]).unwrap();
+    tune(&two, "2", &["--rescore-nodes", "300"]);
+    assert_eq!(read(&dir.join("two.json.rescore")), cache);
+    assert_eq!(weights(&one), weights(&two));
+
+    // Another node count does not take the cache's scores: it starts over, and says so.
+    let said = tune(&two, "2", &["--rescore-nodes", "200"]);
+    assert!(said.contains("made for other games or settings"), "{said}");
+    let other = read(&dir.join("two.json.rescore"));
+    assert_eq!(other.lines().count(), positions + 1);
+    assert_ne!(other.lines().skip(1).collect::<Vec<_>>(), lines[1..]);
+
+    // The fit uses the rescored scores: without them (the recorded ones), other weights.
+    let recorded = dir.join("recorded.json");
+    tune(&recorded, "2", &[]);
+    assert_ne!(weights(&recorded), weights(&one));
+
+    // Rescored scores with no share in the target are refused.
+    let o = variantlab(&[
+        "tune",
+        "--games",
+        games.to_str().unwrap(),
+        "--out",
+        recorded.to_str().unwrap(),
+        "--rescore-nodes",
+        "300",
+        "--quiet",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("give --score-weight above 0"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

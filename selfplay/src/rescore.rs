@@ -1,0 +1,199 @@
+//! `variantlab tune --rescore-nodes N`: the score part of each training position's target
+//! from a fresh search of `N` nodes instead of the score recorded while the game was played
+//! (issue 15's "against the scores of a deeper search"). Games played fast are cheap to
+//! record in numbers, but their scores come from the same shallow search that played them;
+//! a deeper search of each quiet position afterwards gives the fit a better label.
+//!
+//! - Reproducible: each position is searched by a cleared searcher (no table, history or
+//!   correction carried over from another position), so a score depends only on the
+//!   position, the node count, the starting weights and the build, whatever the thread count
+//!   and the order. The search sees no game history (repetitions are not known).
+//! - Resumable: scores are appended to a cache beside the output (`OUT.rescore`) after each
+//!   chunk of positions; a run that is interrupted starts again where the cache ends. The
+//!   cache's first line names what its scores depend on (a fingerprint of the positions'
+//!   features, the node count and the starting weights), so a cache made for other games or
+//!   settings is started over, never mixed in. A later tune of the same games with other
+//!   fit settings (`--l2`, `--score-weight`) reuses it whole.
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use variantlab_engine::game::Game;
+use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, Searcher};
+use variantlab_engine::Color;
+
+/// Scores kept for the fit are clamped to this many centipawns (as recorded scores are).
+pub const SCORE_CLAMP: i32 = 2000;
+
+/// Positions searched between two appends to the cache.
+const CHUNK: usize = 1024;
+
+/// First word of a cache's header line.
+const MAGIC: &str = "variantlab-rescore-v1";
+
+/// The cache of a tune whose weights go to `out`.
+pub fn cache_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".rescore");
+    PathBuf::from(name)
+}
+
+/// The searcher that rescores: the starting evaluation, a small table (each search is
+/// short and starts from a cleared one), no root randomisation.
+fn rescorer(eval: &EvalChoice) -> Searcher {
+    Searcher::new(SearchConfig {
+        hash_mib: 2,
+        eval: eval.clone(),
+        ..SearchConfig::default()
+    })
+}
+
+/// The score of a `nodes`-node search of `pos` by a cleared searcher, from White's side in
+/// centipawns, clamped to ±[`SCORE_CLAMP`].
+pub fn score<G: Game>(searcher: &mut Searcher, pos: &G, nodes: u64) -> i32 {
+    searcher.clear();
+    let r = searcher.search(pos, &[], Limits::nodes(nodes));
+    let white = match pos.turn() {
+        Color::White => r.score,
+        Color::Black => -r.score,
+    };
+    white.clamp(-SCORE_CLAMP, SCORE_CLAMP)
+}
+
+/// The scores of `positions` (White's side, clamped) from `nodes`-node searches with the
+/// evaluation `eval`, read from `cache` as far as it goes when its header matches
+/// `fingerprint`, the rest searched in parallel and appended to it.
+///
+/// # Errors
+/// An unreadable or unwritable cache.
+pub fn rescore<G: Game>(
+    positions: &[G],
+    eval: &EvalChoice,
+    nodes: u64,
+    fingerprint: u64,
+    cache: &Path,
+    quiet: bool,
+) -> Result<Vec<i32>> {
+    let header = format!("{MAGIC} {fingerprint:016x} {nodes} {}", positions.len());
+    let mut scores = read_cache(cache, &header)?;
+    scores.truncate(positions.len());
+    let resumed = scores.len();
+    let mut file = if resumed == 0 {
+        let mut f = std::fs::File::create(cache)
+            .with_context(|| format!("creating {}", cache.display()))?;
+        writeln!(f, "{header}").with_context(|| format!("writing {}", cache.display()))?;
+        f
+    } else {
+        // Rewritten whole: a last line cut short by an interruption is dropped.
+        let mut text = format!("{header}\n");
+        scores.iter().for_each(|s| text.push_str(&format!("{s}\n")));
+        crate::output::replace_file(cache, text.as_bytes())?;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(cache)
+            .with_context(|| format!("opening {}", cache.display()))?
+    };
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(positions.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "rescore {bar:30} {pos}/{len} positions at {msg} nodes [{elapsed} / {eta}]",
+        )
+        .expect("template"),
+    );
+    bar.set_message(nodes.to_string());
+    bar.set_position(resumed as u64);
+    for chunk in positions[resumed..].chunks(CHUNK) {
+        let part: Vec<i32> = chunk
+            .par_iter()
+            .map_init(|| rescorer(eval), |s, pos| score(s, pos, nodes))
+            .collect();
+        let mut text = String::new();
+        part.iter().for_each(|s| text.push_str(&format!("{s}\n")));
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.flush())
+            .with_context(|| format!("writing {}", cache.display()))?;
+        scores.extend(part);
+        bar.inc(chunk.len() as u64);
+    }
+    bar.finish_and_clear();
+    if scores.len() != positions.len() {
+        bail!(
+            "rescoring ended with {} of {} positions",
+            scores.len(),
+            positions.len()
+        );
+    }
+    Ok(scores)
+}
+
+/// The scores of a cache whose header is `header`; none if it is missing or was made for
+/// something else. A last line without its newline (cut short) is left out.
+fn read_cache(cache: &Path, header: &str) -> Result<Vec<i32>> {
+    let text = match std::fs::read_to_string(cache) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", cache.display())),
+    };
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(str::trim_end) != Some(header) {
+        crate::output::out!(
+            "{}: made for other games or settings; rescoring from the start",
+            cache.display()
+        );
+        return Ok(Vec::new());
+    }
+    let mut scores = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let Some(line) = line.strip_suffix('\n') else {
+            break;
+        };
+        let s: i32 = line.trim().parse().with_context(|| {
+            format!(
+                "{}: line {} is not a score: {line:?} (delete the file to rescore)",
+                cache.display(),
+                n + 2
+            )
+        })?;
+        scores.push(s);
+    }
+    Ok(scores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    type Chess = variantlab_engine::position::Position<variantlab_engine::variants::Chess>;
+
+    /// A position's score does not depend on what the searcher searched before it.
+    #[test]
+    fn a_score_depends_on_the_position_alone() {
+        let mut rng = variantlab_engine::zobrist::SplitMix64(39);
+        let mut positions = vec![Chess::start()];
+        let mut pos = Chess::start();
+        for _ in 0..40 {
+            let Some(m) = variantlab_engine::game::random_move(&pos, &mut rng) else {
+                break;
+            };
+            pos.play_unchecked(m);
+            positions.push(pos);
+        }
+        let mut reused = rescorer(&EvalChoice::Default);
+        let in_order: Vec<i32> = positions
+            .iter()
+            .map(|p| score(&mut reused, p, 400))
+            .collect();
+        for (p, &s) in positions.iter().zip(&in_order).rev() {
+            assert_eq!(score(&mut rescorer(&EvalChoice::Default), p, 400), s);
+        }
+        // From White's side: the side to move's score, negated when Black is to move.
+        let p = &positions[1];
+        let r = rescorer(&EvalChoice::Default).search(p, &[], Limits::nodes(400));
+        assert_eq!(in_order[1], (-r.score).clamp(-SCORE_CLAMP, SCORE_CLAMP));
+    }
+}
