@@ -544,6 +544,17 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         let print = fingerprint(&data, &start_w, &o.from, nodes);
         let cache = crate::rescore::cache_path(&o.out);
         let scores = crate::rescore::rescore(&positions, &choice, nodes, print, &cache, o.quiet)?;
+        let moved: f64 = data
+            .score
+            .iter()
+            .zip(&scores)
+            .map(|(&a, &b)| (a as f64 - b as f64).abs())
+            .sum();
+        crate::output::out!(
+            "rescored {} positions at {nodes} nodes: {:.0} cp from the recorded scores on average",
+            scores.len(),
+            moved / scores.len().max(1) as f64
+        );
         data.score = scores.into_iter().map(|s| s as f32).collect();
         drop(positions);
     }

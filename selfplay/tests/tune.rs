@@ -306,7 +306,8 @@ fn rescored_targets_are_reproducible_and_resumable() {
     };
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();
     let (one, two) = (dir.join("one.json"), dir.join("two.json"));
-    tune(&one, "1", &["--rescore-nodes", "300"]);
+    let said = tune(&one, "1", &["--rescore-nodes", "300"]);
+    assert!(said.contains(" positions at 300 nodes: "), "{said}");
     tune(&two, "2", &["--rescore-nodes", "300"]);
     let cache = read(&dir.join("one.json.rescore"));
     assert_eq!(cache, read(&dir.join("two.json.rescore")));
