@@ -24,7 +24,8 @@ use variantlab_engine::game::Game;
 use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, Searcher};
 use variantlab_engine::Color;
 
-/// Scores kept for the fit are clamped to this many centipawns (as recorded scores are).
+/// Scores a fit takes, recorded or rescored, are clamped to this many centipawns (a mate
+/// score says "won", not by how much).
 pub const SCORE_CLAMP: i32 = 2000;
 
 /// Positions searched between two appends to the cache.
@@ -87,8 +88,7 @@ pub fn rescore<G: Game>(
         f
     } else {
         // Rewritten whole: a last line cut short by an interruption is dropped.
-        let mut text = format!("{header}\n");
-        scores.iter().for_each(|s| text.push_str(&format!("{s}\n")));
+        let text = format!("{header}\n{}", lines(&scores));
         crate::output::replace_file(cache, text.as_bytes())?;
         std::fs::OpenOptions::new()
             .append(true)
@@ -113,9 +113,7 @@ pub fn rescore<G: Game>(
             .par_iter()
             .map_init(|| rescorer(eval), |s, pos| score(s, pos, nodes))
             .collect();
-        let mut text = String::new();
-        part.iter().for_each(|s| text.push_str(&format!("{s}\n")));
-        file.write_all(text.as_bytes())
+        file.write_all(lines(&part).as_bytes())
             .and_then(|()| file.flush())
             .with_context(|| format!("writing {}", cache.display()))?;
         scores.extend(part);
@@ -130,6 +128,11 @@ pub fn rescore<G: Game>(
         );
     }
     Ok(scores)
+}
+
+/// Scores as the cache writes them: one a line.
+fn lines(scores: &[i32]) -> String {
+    scores.iter().map(|s| format!("{s}\n")).collect()
 }
 
 /// The scores of a cache whose header is `header`; none if it is missing or was made for

@@ -68,7 +68,7 @@ pub struct Dataset {
     /// `--from classic` starts from.
     pub classic: Vec<f32>,
     /// The recorded search score of each position (White's side, centipawns, clamped to
-    /// ±2000), for `--score-weight`.
+    /// ±[`crate::rescore::SCORE_CLAMP`]), for `--score-weight`.
     pub score: Vec<f32>,
     /// The game (numbered across folders) each position comes from.
     pub game: Vec<u32>,
@@ -205,6 +205,7 @@ pub fn read_positions_keeping<G: Game>(
     skip_plies: u32,
     keep: bool,
 ) -> Result<(Dataset, Vec<G>)> {
+    const CLAMP: f32 = crate::rescore::SCORE_CLAMP as f32;
     let mut kept = Vec::new();
     let start = G::start();
     let layout = Layout::of(&start);
@@ -244,7 +245,7 @@ pub fn read_positions_keeping<G: Game>(
                     );
                     data.result.push(*result);
                     data.score
-                        .push(list[ply].eval_white_cp.clamp(-2000.0, 2000.0));
+                        .push(list[ply].eval_white_cp.clamp(-CLAMP, CLAMP));
                     let m = pos.material();
                     let material: i32 = (0..kinds.len())
                         .map(|k| (m[0][k] as i32 - m[1][k] as i32) * kinds[k].1)
