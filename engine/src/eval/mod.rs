@@ -626,24 +626,13 @@ impl Evaluator {
             activity: self.activity,
         };
         let m = pos.material();
-        for (k, (&white, &black)) in m[0].iter().zip(&m[1]).enumerate().take(self.layout.kinds) {
-            let n = white as i32 - black as i32;
-            if n != 0 {
-                let w = self.weights[self.layout.material(k)];
-                acc.sum[0] += n * w[0];
-                acc.sum[1] += n * w[1];
-            }
-            let pairs = pair_difference(white, black);
-            if pairs != 0 {
-                let w = self.weights[self.layout.pair(k)];
-                acc.sum[0] += pairs * w[0];
-                acc.sum[1] += pairs * w[1];
-            }
-            let with_pawns = OwnPawns::difference(self.own_pawns, &m, k);
-            if with_pawns != 0 {
-                let w = self.weights[self.layout.kind_term(k, KindTerm::OwnPawns)];
-                acc.sum[0] += with_pawns * w[0];
-                acc.sum[1] += with_pawns * w[1];
+        for k in 0..self.layout.kinds.min(m[0].len()) {
+            for (i, n) in material_terms(self.layout, self.own_pawns, &m, k) {
+                if n != 0 {
+                    let w = self.weights[i];
+                    acc.sum[0] += n * w[0];
+                    acc.sum[1] += n * w[1];
+                }
             }
         }
         pos.eval_features(&mut acc);
@@ -696,6 +685,27 @@ impl OwnPawns {
             _ => 0,
         }
     }
+}
+
+/// Kind `k`'s material terms as (weight index, White-minus-Black count): its count, its pair
+/// and its pieces with their pawns ([`KindTerm::OwnPawns`]). The one place the evaluation
+/// and the tuner's recorder read material from, so the two cannot drift apart.
+#[inline]
+fn material_terms(
+    layout: Layout,
+    own_pawns: Option<OwnPawns>,
+    m: &crate::game::Material,
+    k: usize,
+) -> [(usize, i32); 3] {
+    let (white, black) = (m[0][k], m[1][k]);
+    [
+        (layout.material(k), white as i32 - black as i32),
+        (layout.pair(k), pair_difference(white, black)),
+        (
+            layout.kind_term(k, KindTerm::OwnPawns),
+            OwnPawns::difference(own_pawns, m, k),
+        ),
+    ]
 }
 
 /// Whether White has a pair of a kind (two or more) minus whether Black has.
@@ -836,23 +846,16 @@ impl FeatureRecorder {
             self.own_pawns = OwnPawns::of(&values);
         }
         let m = pos.material();
-        for (k, (&white, &black)) in m[0].iter().zip(&m[1]).enumerate().take(self.layout.kinds) {
-            let n = white as i16 - black as i16;
-            if n != 0 {
-                self.features.push((self.layout.material(k) as u32, n));
+        for k in 0..self.layout.kinds.min(m[0].len()) {
+            let [material, pair, with_pawns] = material_terms(self.layout, self.own_pawns, &m, k);
+            for (i, n) in [material, pair, with_pawns] {
+                if n != 0 {
+                    self.features.push((i as u32, n as i16));
+                }
             }
-            let pairs = pair_difference(white, black);
-            if pairs != 0 {
-                self.features
-                    .push((self.layout.pair(k) as u32, pairs as i16));
-            }
-            self.totals[self.layout.pair(k)] += u64::from(white >= 2) + u64::from(black >= 2);
-            let with_pawns = OwnPawns::difference(self.own_pawns, &m, k);
-            if with_pawns != 0 {
-                let i = self.layout.kind_term(k, KindTerm::OwnPawns);
-                self.features.push((i as u32, with_pawns as i16));
-                self.totals[i] += with_pawns.unsigned_abs() as u64;
-            }
+            // How often the data speaks for the pair and pieces-with-pawns weights.
+            self.totals[pair.0] += u64::from(m[0][k] >= 2) + u64::from(m[1][k] >= 2);
+            self.totals[with_pawns.0] += with_pawns.1.unsigned_abs() as u64;
         }
         pos.eval_features(self);
         let sign = if pos.turn() == Color::White { 1 } else { -1 };
