@@ -177,6 +177,14 @@ fn unit_share(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A logistic scale: a finite number above 0.
+fn positive_scale(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("{s:?} is not a number above 0")),
+    }
+}
+
 /// Options of `variantlab tune`.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
@@ -206,6 +214,11 @@ pub struct TuneArgs {
     /// cached in OUT.rescore, so an interrupted run resumes.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     rescore_nodes: Option<u64>,
+    /// The scaling constant K of the logistic (an evaluation e predicts 1/(1 + exp(−K·e/400))),
+    /// instead of fitting it to the games' results: for fits to the scores alone where the
+    /// results say little (a variant of mostly draws fits a K near 0).
+    #[arg(long, value_parser = positive_scale, allow_negative_numbers = true)]
+    scale: Option<f64>,
     /// Most training epochs.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     epochs: u32,
@@ -776,6 +789,7 @@ pub fn run() -> Result<()> {
             l2: a.l2.0,
             score_weight: a.score_weight,
             rescore_nodes: a.rescore_nodes,
+            scale: a.scale,
             epochs: a.epochs,
             skip_plies: a.skip_plies,
             seed: a.seed,

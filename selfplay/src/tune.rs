@@ -41,6 +41,8 @@ pub struct TuneOptions {
     /// Search each position again with this many nodes (with the starting weights) and take
     /// that score instead of the recorded one ([`crate::rescore`]).
     pub rescore_nodes: Option<u64>,
+    /// The scaling constant K; `None` fits it to the games' results first.
+    pub scale: Option<f64>,
     /// Most training epochs.
     pub epochs: u32,
     /// Plies at the start of each recorded game that are not used.
@@ -414,6 +416,11 @@ pub fn fit(
     let check = |w: &[[f64; 2]]| loss(if holdout.is_empty() { train } else { holdout }, w);
     let start_holdout = check(&w);
     let (mut best, mut best_loss, mut since_best) = (w.clone(), start_holdout, 0);
+    // The smallest held-out gain that counts as progress. Near the logistic's middle an
+    // evaluation error costs loss in proportion to K², so a variant whose results say little
+    // about its evaluations (a small K: Gateway's draws, K ≈ 0.05) needs a smaller one, or
+    // the fit stops before it has moved; at K ≥ 1 it is the fixed 1e-7 of earlier fits.
+    let min_gain = MIN_GAIN * scale.min(1.0).powi(2);
     let mut run = 0;
     for epoch in 1..=settings.epochs {
         run = epoch;
@@ -437,7 +444,7 @@ pub fn fit(
         if epoch % 10 == 0 {
             let l = check(&w);
             bar.set_message(format!("held-out loss {l:.5}"));
-            if l < best_loss - 1e-7 {
+            if l < best_loss - min_gain {
                 best_loss = l;
                 best = w.clone();
                 since_best = 0;
@@ -461,6 +468,9 @@ pub fn fit(
         epochs: run,
     }
 }
+
+/// The held-out gain that counts as progress in early stopping, at a scale K of 1 or more.
+const MIN_GAIN: f64 = 1e-7;
 
 /// Splits positions by game into (training, held out), a seeded share `holdout` of games out.
 pub fn split(data: &Dataset, holdout: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
@@ -577,7 +587,10 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
     for &l2 in &grid {
         bar.reset();
         bar.set_prefix(format!("l2 {l2:e}"));
-        let settings = FitSettings::tune(start_w.len(), l2, o.score_weight, o.epochs);
+        let settings = FitSettings {
+            scale: o.scale,
+            ..FitSettings::tune(start_w.len(), l2, o.score_weight, o.epochs)
+        };
         let f = fit(&data, &train, &holdout, &start_w, &settings, &bar);
         tried.push((l2, f.holdout_loss[1]));
         if chosen
@@ -629,13 +642,14 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
         games: data.games as u64,
         positions: data.len() as u64,
         settings: format!(
-            "games: {}; from {}, holdout {}, l2 {}, score_weight {}{}, skip_plies {}, seed {}, {} epochs",
+            "games: {}; from {}, holdout {}, l2 {}, score_weight {}{}{}, skip_plies {}, seed {}, {} epochs",
             sources.join("; "),
             o.from,
             o.holdout,
             l2_note,
             o.score_weight,
             o.rescore_nodes.map_or(String::new(), |n| format!(" (scores rescored at {n} nodes)")),
+            o.scale.map_or(String::new(), |k| format!(", scale {k} (given, not fitted)")),
             o.skip_plies,
             o.seed,
             f.epochs

@@ -79,6 +79,39 @@ fn tuned_weights_load_and_play() {
         "{settings}"
     );
     assert!(settings.matches("e-").count() >= 6, "{settings}");
+    assert!(!settings.contains("scale"), "K fitted: {settings}");
+    let fitted = w["produced"]["scale"].as_f64().unwrap();
+
+    // A given scale K is used as it is, not fitted, and the file says so.
+    let given = dir.join("given.json");
+    let o = variantlab(&[
+        "tune",
+        "--games",
+        games.to_str().unwrap(),
+        "--out",
+        given.to_str().unwrap(),
+        "--from",
+        "classic",
+        "--epochs",
+        "20",
+        "--score-weight",
+        "1",
+        "--scale",
+        "0.75",
+        "--l2",
+        "1e-8",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&given).unwrap()).unwrap();
+    assert_eq!(g["produced"]["scale"].as_f64(), Some(0.75));
+    assert_ne!(fitted, 0.75);
+    let settings = g["produced"]["settings"].as_str().unwrap();
+    assert!(
+        settings.contains("scale 0.75 (given, not fitted)"),
+        "{settings}"
+    );
     assert_eq!(
         w["passed_eg"].as_array().unwrap().len(),
         8,
@@ -176,6 +209,9 @@ fn bad_input_is_refused_clearly() {
         ),
         (&["--l2", "-1"][..], "neither auto nor a penalty"),
         (&["--l2", "lots"][..], "neither auto nor a penalty"),
+        (&["--scale", "0"][..], "is not a number above 0"),
+        (&["--scale", "-1"][..], "is not a number above 0"),
+        (&["--scale", "NaN"][..], "is not a number above 0"),
     ] {
         let mut args = vec![
             "tune",
