@@ -237,11 +237,20 @@ pub enum Technique {
     /// legal without generating every move ([`Game::is_legal_move`]), it is searched first
     /// and the rest are generated only if it does not cut.
     TtMoveFirst = 16777216,
+    /// Negative extensions (with [`Technique::SingularExtensions`]): a table's move that is
+    /// not singular (another move reaches the singular bound) but whose stored score is at or
+    /// above beta is searched a ply shallower: the node will most likely cut with it or with
+    /// the other good move.
+    NegativeExtensions = 33554432,
+    /// Razoring: away from the principal variation at depth 3 or less, a node whose static
+    /// evaluation lies more than `RAZOR_MARGIN + RAZOR_SLOPE·depth²` below alpha is given to
+    /// the quiescence search, and if that stays below alpha too, its score is returned.
+    Razoring = 67108864,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 25] = [
+    pub const ALL: [Technique; 27] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -267,6 +276,8 @@ impl Technique {
         Technique::TtEval,
         Technique::CutNodeReductions,
         Technique::TtMoveFirst,
+        Technique::NegativeExtensions,
+        Technique::Razoring,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -278,7 +289,9 @@ impl Technique {
         | Technique::DeltaPruning as u32
         | Technique::CorrectionHistory as u32
         | Technique::MoveRuleScaling as u32
-        | Technique::ProbCut as u32;
+        | Technique::ProbCut as u32
+        | Technique::NegativeExtensions as u32
+        | Technique::Razoring as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -308,6 +321,8 @@ impl Technique {
             Technique::TtEval => "tt_eval",
             Technique::CutNodeReductions => "cut_node_reductions",
             Technique::TtMoveFirst => "tt_move_first",
+            Technique::NegativeExtensions => "negative_extensions",
+            Technique::Razoring => "razoring",
         }
     }
 
@@ -448,8 +463,10 @@ struct Node {
     key: u64,
     eval: i32,
     improving: bool,
-    /// The table's move (searched first) is singular: searched a ply deeper.
-    singular: bool,
+    /// The extension of the table's move (searched first) from the singular-extension
+    /// search: 1 when singular, −1 when not singular but above beta by the table
+    /// ([`Technique::NegativeExtensions`]), else 0.
+    tt_extension: i32,
     /// The static evaluation before correction (`NO_EVAL` in check), and the correction
     /// history's slot (none in check or with the technique off).
     raw_eval: i32,
@@ -476,6 +493,10 @@ const HISTORY_MAX: i32 = 1 << 14;
 
 /// The least depth at which [`Technique::ProbCut`] is tried.
 const PROBCUT_DEPTH: u32 = 5;
+
+/// Razoring's margin below alpha: `RAZOR_MARGIN + RAZOR_SLOPE·depth²` ([`Technique::Razoring`]).
+const RAZOR_MARGIN: i32 = 300;
+const RAZOR_SLOPE: i32 = 200;
 
 /// How much shallower ProbCut's verifying search is than the node.
 const PROBCUT_REDUCTION: u32 = 4;
@@ -1279,6 +1300,22 @@ impl Searcher {
             if depth <= 6 && eval - margin >= beta && self.on(Technique::ReverseFutility) {
                 return eval;
             }
+            // Razoring: so far below alpha that only a capture could help; ask the
+            // quiescence search whether one does.
+            let d = depth as i32;
+            if depth <= 3
+                && eval + RAZOR_MARGIN + RAZOR_SLOPE * d * d < alpha
+                && alpha.abs() < MATE_BOUND
+                && self.on(Technique::Razoring)
+            {
+                let score = self.quiesce(pos, alpha - 1, alpha, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if score < alpha {
+                    return score;
+                }
+            }
             // Null move: if passing still beats beta, a real move will too. Not twice in a
             // row, and not without pieces besides pawns (zugzwang).
             if depth >= 3
@@ -1369,7 +1406,7 @@ impl Searcher {
             depth
         };
         // Singular extension: is the table's move the only good one here?
-        let mut singular = false;
+        let mut tt_extension = 0;
         if let (Some(h), Some(m)) = (hit, tt_move) {
             if depth >= 6
                 && excluded.is_none()
@@ -1387,11 +1424,15 @@ impl Searcher {
                 if self.stopped {
                     return 0;
                 }
+                // (The search without the table's move returns at least its alpha, so how far
+                // below the bound the other moves stay is not known: no double extensions.)
                 if score < singular_beta {
-                    singular = true;
+                    tt_extension = 1;
                 } else if singular_beta >= beta {
                     // Multi-cut: the table's move and another beat beta.
                     return singular_beta;
+                } else if h.score >= beta && self.on(Technique::NegativeExtensions) {
+                    tt_extension = -1;
                 }
             }
         }
@@ -1412,7 +1453,7 @@ impl Searcher {
             key,
             eval,
             improving,
-            singular,
+            tt_extension,
             raw_eval,
             slot,
             cut_node,
@@ -1518,7 +1559,7 @@ impl Searcher {
             key,
             eval,
             improving,
-            singular,
+            tt_extension,
             raw_eval,
             slot,
             cut_node,
@@ -1608,10 +1649,14 @@ impl Searcher {
                     continue;
                 }
             }
-            let ext = u32::from(
-                (gives_check && self.extends_check(pos, m)) || (singular && order == FIRST_KEY),
-            );
-            let new_depth = depth - 1 + ext;
+            // The table's move takes the singular search's extension; otherwise a check
+            // that keeps material is searched a ply deeper.
+            let ext = if order == FIRST_KEY && tt_extension != 0 {
+                tt_extension
+            } else {
+                i32::from(gives_check && self.extends_check(pos, m))
+            };
+            let new_depth = (depth as i32 - 1 + ext).max(0) as u32;
             let mut score;
             if i == 0 {
                 // The first reply of a principal-variation node is one too; that of an
@@ -2023,10 +2068,12 @@ mod tests {
         P::from_text(text).unwrap()
     }
 
-    /// Every technique on, those off by default included.
+    /// Every technique on, those off by default included, but razoring: the tests search a
+    /// few plies at a high bound to find a quiet mate, which razoring leaves to the
+    /// quiescence search (that sees captures only) by design.
     fn all_on() -> SearchConfig {
         SearchConfig {
-            disabled: 0,
+            disabled: Technique::Razoring as u32,
             ..SearchConfig::default()
         }
     }
@@ -2385,6 +2432,26 @@ mod tests {
         assert!(s.negamax(&p, 6, (-51, -50), 1, false) >= -50);
         let hit = s.tt.probe(p.hash(), 1).expect("stored");
         assert_eq!(hit.mv, Some(only));
+    }
+
+    #[test]
+    fn razoring_leaves_a_hopeless_node_to_the_quiescence_search() {
+        // White is a Rook up and mates with the quiet Rb1-b8: far above the material.
+        let p = pos(BACK_RANK);
+        let razoring = switched(Technique::Razoring, true);
+        let searched = |config: SearchConfig, window: (i32, i32)| {
+            let mut s = prepared(&p, config);
+            s.negamax(&p, 2, window, 1, false)
+        };
+        // Off, the depth-2 search finds the mate.
+        assert!(searched(SearchConfig::default(), (4999, 5000)) >= MATE_BOUND);
+        // On, the static evaluation lies too far below alpha: the quiescence search (captures
+        // only) answers, below alpha, and the quiet mate is not seen.
+        let score = searched(razoring.clone(), (4999, 5000));
+        assert!(score < 4999, "{score}");
+        assert!(score > 0, "{score}: White is a Rook up");
+        // Not at the principal variation (an open window).
+        assert!(searched(razoring, (4000, 5000)) >= MATE_BOUND);
     }
 
     #[test]
