@@ -49,24 +49,27 @@ fn tuned_weights_load_and_play() {
     let dir = tmp("chess");
     let games = dir.join("games");
     record("chess", &games, true);
+    // A short fit from the classic evaluation to `out`, with `extra` flags; its file.
+    let tune = |out: &Path, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "tune",
+            "--games",
+            games.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--from",
+            "classic",
+            "--epochs",
+            "20",
+            "--quiet",
+        ];
+        args.extend(extra);
+        let o = variantlab(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+    };
     let weights = dir.join("chess.json");
-    let o = variantlab(&[
-        "tune",
-        "--games",
-        games.to_str().unwrap(),
-        "--out",
-        weights.to_str().unwrap(),
-        "--from",
-        "classic",
-        "--epochs",
-        "20",
-        "--score-weight",
-        "0.5",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = std::fs::read_to_string(&weights).unwrap();
-    let w: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let w = tune(&weights, &["--score-weight", "0.5"]);
     assert_eq!(w["variant"], "chess");
     assert_eq!(w["produced"]["method"], "texel");
     assert!(w["produced"]["positions"].as_u64().unwrap() > 100);
@@ -83,28 +86,10 @@ fn tuned_weights_load_and_play() {
     let fitted = w["produced"]["scale"].as_f64().unwrap();
 
     // A given scale K is used as it is, not fitted, and the file says so.
-    let given = dir.join("given.json");
-    let o = variantlab(&[
-        "tune",
-        "--games",
-        games.to_str().unwrap(),
-        "--out",
-        given.to_str().unwrap(),
-        "--from",
-        "classic",
-        "--epochs",
-        "20",
-        "--score-weight",
-        "1",
-        "--scale",
-        "0.75",
-        "--l2",
-        "1e-8",
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let g: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&given).unwrap()).unwrap();
+    let g = tune(
+        &dir.join("given.json"),
+        &["--score-weight", "1", "--scale", "0.75", "--l2", "1e-8"],
+    );
     assert_eq!(g["produced"]["scale"].as_f64(), Some(0.75));
     assert_ne!(fitted, 0.75);
     let settings = g["produced"]["settings"].as_str().unwrap();
