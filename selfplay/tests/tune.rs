@@ -44,6 +44,18 @@ fn record(variant: &str, dir: &Path, moves: bool) {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `variantlab tune` on the games of `games`, written to `out`, without a progress bar.
+fn tune_args<'a>(games: &'a Path, out: &'a Path) -> Vec<&'a str> {
+    vec![
+        "tune",
+        "--games",
+        games.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]
+}
+
 #[test]
 fn tuned_weights_load_and_play() {
     let dir = tmp("chess");
@@ -51,18 +63,8 @@ fn tuned_weights_load_and_play() {
     record("chess", &games, true);
     // A short fit from the classic evaluation to `out`, with `extra` flags; its file.
     let tune = |out: &Path, extra: &[&str]| -> serde_json::Value {
-        let mut args = vec![
-            "tune",
-            "--games",
-            games.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--from",
-            "classic",
-            "--epochs",
-            "20",
-            "--quiet",
-        ];
+        let mut args = tune_args(&games, out);
+        args.extend(["--from", "classic", "--epochs", "20"]);
         args.extend(extra);
         let o = variantlab(&args);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -302,20 +304,8 @@ fn rescored_targets_are_reproducible_and_resumable() {
     let games = dir.join("games");
     record("chess", &games, true);
     let tune = |out: &Path, threads: &str, extra: &[&str]| {
-        let mut args = vec![
-            "tune",
-            "--games",
-            games.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--score-weight",
-            "1",
-            "--l2",
-            "1e-7",
-            "--epochs",
-            "30",
-            "--quiet",
-        ];
+        let mut args = tune_args(&games, out);
+        args.extend(["--score-weight", "1", "--l2", "1e-7", "--epochs", "30"]);
         args.extend(extra);
         let o = Command::new(env!("CARGO_BIN_EXE_variantlab"))
             .env("RAYON_NUM_THREADS", threads)
