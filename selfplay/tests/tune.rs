@@ -200,14 +200,7 @@ fn bad_input_is_refused_clearly() {
         (&["--scale", "-1"][..], "is not a number above 0"),
         (&["--scale", "NaN"][..], "is not a number above 0"),
     ] {
-        let mut args = vec![
-            "tune",
-            "--games",
-            chess.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ];
+        let mut args = tune_args(&chess, &out);
         args.extend(flags);
         let o = variantlab(&args);
         assert!(!o.status.success(), "{flags:?}");
