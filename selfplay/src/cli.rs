@@ -571,9 +571,10 @@ pub struct SprtArgs {
     /// time loses (`time_forfeit`). Not reproducible.
     #[arg(long, conflicts_with = "nodes")]
     tc: Option<String>,
-    /// Give up undecided after this many games.
-    #[arg(long, default_value_t = 20000, value_parser = at_least(2), allow_negative_numbers = true)]
-    max_games: u64,
+    /// Give up undecided after this many games [default: 20000]; with --resume, the match's
+    /// new cap (a match stopped undecided at its cap goes on to this one).
+    #[arg(long, value_parser = at_least(2), allow_negative_numbers = true)]
+    max_games: Option<u64>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -600,10 +601,18 @@ pub struct SprtArgs {
     quiet: bool,
 }
 
+/// The game cap of an SPRT match without `--max-games`.
+const DEFAULT_SPRT_GAMES: u64 = 20_000;
+
 fn sprt(a: SprtArgs) -> Result<()> {
     let threads = threads(a.threads)?;
-    let (config, dir) = match a.resume {
-        Some(dir) => (None, dir),
+    let (job, dir) = match a.resume {
+        Some(dir) => (
+            crate::sprt::Job::Resume {
+                max_games: a.max_games,
+            },
+            dir,
+        ),
         None => {
             let name = variant_name(a.variant)?;
             let max_plies = a
@@ -628,19 +637,19 @@ fn sprt(a: SprtArgs) -> Result<()> {
                     .map(crate::play::TimeControl::parse)
                     .transpose()?,
                 reproducible: true,
-                max_games: a.max_games,
+                max_games: a.max_games.unwrap_or(DEFAULT_SPRT_GAMES),
                 seed: a.seed,
                 openings: a.openings,
                 max_plies,
             };
             config.reproducible = config.is_reproducible();
             (
-                Some(config),
+                crate::sprt::Job::Start(Box::new(config)),
                 a.out.unwrap_or_else(|| PathBuf::from("out/sprt")),
             )
         }
     };
-    crate::sprt::command(config, &dir, threads, a.quiet, a.force)
+    crate::sprt::command(job, &dir, threads, a.quiet, a.force)
 }
 
 /// Options of `variantlab values`.

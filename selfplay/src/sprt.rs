@@ -191,17 +191,21 @@ fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
     }
 }
 
+/// What to run: a match with these settings (started, or resumed where the folder holds
+/// the same), or the folder's own match resumed, its game cap replaced where one is given
+/// (a match stopped undecided at its cap goes on).
+pub enum Job {
+    /// A match with these settings.
+    Start(Box<SprtConfig>),
+    /// The match in the folder, with a new cap on its games if given.
+    Resume { max_games: Option<u64> },
+}
+
 /// Runs (or, with an existing folder, resumes) a match.
 ///
 /// # Errors
 /// Bad settings, unreadable configuration, an unwritable folder, a damaged `sprt.csv`.
-pub fn run(
-    config: Option<SprtConfig>,
-    dir: &Path,
-    threads: usize,
-    quiet: bool,
-    force: bool,
-) -> Result<SprtSummary> {
+pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Result<SprtSummary> {
     let cpath = dir.join("sprt_config.json");
     let saved = || -> Result<SprtConfig> {
         let text = std::fs::read_to_string(&cpath)
@@ -211,10 +215,10 @@ pub fn run(
         crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
         Ok(c)
     };
-    let config = match config {
+    let config = match job {
         // The same match is resumed; another is refused, or replaced with --force.
-        Some(c) if cpath.exists() && saved()? == c => c,
-        Some(c) => {
+        Job::Start(c) if cpath.exists() && saved()? == *c => *c,
+        Job::Start(c) => {
             if cpath.exists() {
                 if !force {
                     bail!(
@@ -240,9 +244,19 @@ pub fn run(
                 .with_context(|| format!("creating output folder {}", dir.display()))?;
             std::fs::write(&cpath, serde_json::to_string_pretty(&c)? + "\n")
                 .with_context(|| format!("writing {}", cpath.display()))?;
+            *c
+        }
+        Job::Resume { max_games: None } => saved()?,
+        Job::Resume {
+            max_games: Some(cap),
+        } => {
+            crate::folder_lock::ensure_unused(dir)?;
+            let mut c = saved()?;
+            c.max_games = cap;
+            std::fs::write(&cpath, serde_json::to_string_pretty(&c)? + "\n")
+                .with_context(|| format!("writing {}", cpath.display()))?;
             c
         }
-        None => saved()?,
     };
     let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
     let kind = VariantKind::from_name(&config.variant)?;
@@ -253,14 +267,8 @@ pub fn run(
 ///
 /// # Errors
 /// Those of [`run`].
-pub fn command(
-    config: Option<SprtConfig>,
-    dir: &Path,
-    threads: usize,
-    quiet: bool,
-    force: bool,
-) -> Result<()> {
-    let s = run(config, dir, threads, quiet, force)?;
+pub fn command(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Result<()> {
+    let s = run(job, dir, threads, quiet, force)?;
     out!(
         "result {}  LLR {} [{}, {}]  games {}  penta {:?}  Elo {} [{}, {}]  nElo {} [{}, {}]",
         s.result,

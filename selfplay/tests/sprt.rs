@@ -188,3 +188,44 @@ fn another_match_is_not_overwritten() {
     let cfg = std::fs::read_to_string(dir.join("sprt_config.json")).unwrap();
     assert!(cfg.contains("\"elo1\": 20.0"), "{cfg}");
 }
+
+/// A match stopped undecided at its cap goes on when resumed with a higher `--max-games`,
+/// and ends as a match started with that cap would have.
+#[test]
+fn a_resumed_match_takes_a_new_cap() {
+    let run = |dir: &PathBuf, cap: &str| {
+        variantlab(&[
+            "sprt",
+            "--variant",
+            "chess",
+            "--test",
+            "default",
+            "--nodes",
+            "50",
+            "--max-games",
+            cap,
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ])
+    };
+    let (short, long) = (tmp("cap4"), tmp("cap8"));
+    assert!(run(&short, "4").status.success());
+    assert_eq!(json(&short)["games"], 4);
+    assert!(run(&long, "8").status.success());
+    assert_eq!(json(&long)["games"], 8);
+    let o = variantlab(&[
+        "sprt",
+        "--resume",
+        short.to_str().unwrap(),
+        "--max-games",
+        "8",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(json(&short)["games"], 8);
+    let csv = |d: &PathBuf| std::fs::read_to_string(d.join("sprt.csv")).unwrap();
+    assert_eq!(csv(&short), csv(&long));
+    let cfg = std::fs::read_to_string(short.join("sprt_config.json")).unwrap();
+    assert!(cfg.contains("\"max_games\": 8"), "{cfg}");
+}
