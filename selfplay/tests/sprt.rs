@@ -31,6 +31,31 @@ fn json(dir: &std::path::Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("sprt.json")).unwrap()).unwrap()
 }
 
+fn csv(dir: &std::path::Path) -> String {
+    std::fs::read_to_string(dir.join("sprt.csv")).unwrap()
+}
+
+/// A short chess match of the default against itself at 50 nodes into `dir`, capped at
+/// `max_games`, with `extra` arguments.
+fn quick_match(dir: &std::path::Path, max_games: &str, extra: &[&str]) -> std::process::Output {
+    let mut a = vec![
+        "sprt",
+        "--variant",
+        "chess",
+        "--test",
+        "default",
+        "--nodes",
+        "50",
+        "--max-games",
+        max_games,
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ];
+    a.extend_from_slice(extra);
+    variantlab(&a)
+}
+
 #[test]
 fn a_configuration_beats_its_crippled_copy() {
     let c = crippled();
@@ -54,11 +79,7 @@ fn a_configuration_beats_its_crippled_copy() {
     assert_eq!(s["result"], "H1");
     assert!(s["llr"].as_f64().unwrap() >= s["upper"].as_f64().unwrap());
     assert!(s["elo"][0].as_f64().unwrap() > 0.0);
-    let pairs = std::fs::read_to_string(dir.join("sprt.csv"))
-        .unwrap()
-        .lines()
-        .count()
-        - 1;
+    let pairs = csv(&dir).lines().count() - 1;
     assert_eq!(pairs as u64 * 2, s["games"].as_u64().unwrap());
     // The crippled copy against the full one is rejected: H0 at elo0 = 0.
     let dir = tmp("h0");
@@ -110,15 +131,15 @@ fn same_decision_for_any_thread_count_and_after_a_resume() {
     let (a, b) = (tmp("t1"), tmp("t2"));
     assert!(args(&a, "1").status.success());
     assert!(args(&b, "2").status.success());
-    let csv_a = std::fs::read_to_string(a.join("sprt.csv")).unwrap();
-    assert_eq!(csv_a, std::fs::read_to_string(b.join("sprt.csv")).unwrap());
+    let csv_a = csv(&a);
+    assert_eq!(csv_a, csv(&b));
     assert_eq!(json(&a), json(&b));
     // Cut the file after four pairs and half a row, as a kill would, and resume.
     let kept: Vec<&str> = csv_a.lines().take(5).collect();
     std::fs::write(a.join("sprt.csv"), kept.join("\n") + "\n4,1,0.").unwrap();
     let o = variantlab(&["sprt", "--resume", a.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(std::fs::read_to_string(a.join("sprt.csv")).unwrap(), csv_a);
+    assert_eq!(csv(&a), csv_a);
 }
 
 #[test]
@@ -149,41 +170,19 @@ fn bad_settings_are_refused() {
 #[test]
 fn another_match_is_not_overwritten() {
     let dir = tmp("refuse");
-    let d = dir.to_str().unwrap();
     let sprt = |elo1: &str, extra: &[&str]| {
-        let mut a = vec![
-            "sprt",
-            "--variant",
-            "chess",
-            "--test",
-            "default",
-            "--nodes",
-            "50",
-            "--max-games",
-            "4",
-            "--elo1",
-            elo1,
-            "--out",
-            d,
-            "--quiet",
-        ];
+        let mut a = vec!["--elo1", elo1];
         a.extend_from_slice(extra);
-        variantlab(&a)
+        quick_match(&dir, "4", &a)
     };
     assert!(sprt("10", &[]).status.success());
-    let before = std::fs::read_to_string(dir.join("sprt.csv")).unwrap();
+    let before = csv(&dir);
     let o = sprt("20", &[]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"));
-    assert_eq!(
-        std::fs::read_to_string(dir.join("sprt.csv")).unwrap(),
-        before
-    );
+    assert_eq!(csv(&dir), before);
     assert!(sprt("10", &[]).status.success(), "same settings resume");
-    assert_eq!(
-        std::fs::read_to_string(dir.join("sprt.csv")).unwrap(),
-        before
-    );
+    assert_eq!(csv(&dir), before);
     assert!(sprt("20", &["--force"]).status.success());
     let cfg = std::fs::read_to_string(dir.join("sprt_config.json")).unwrap();
     assert!(cfg.contains("\"elo1\": 20.0"), "{cfg}");
@@ -193,26 +192,10 @@ fn another_match_is_not_overwritten() {
 /// and ends as a match started with that cap would have.
 #[test]
 fn a_resumed_match_takes_a_new_cap() {
-    let run = |dir: &PathBuf, cap: &str| {
-        variantlab(&[
-            "sprt",
-            "--variant",
-            "chess",
-            "--test",
-            "default",
-            "--nodes",
-            "50",
-            "--max-games",
-            cap,
-            "--out",
-            dir.to_str().unwrap(),
-            "--quiet",
-        ])
-    };
     let (short, long) = (tmp("cap4"), tmp("cap8"));
-    assert!(run(&short, "4").status.success());
+    assert!(quick_match(&short, "4", &[]).status.success());
     assert_eq!(json(&short)["games"], 4);
-    assert!(run(&long, "8").status.success());
+    assert!(quick_match(&long, "8", &[]).status.success());
     assert_eq!(json(&long)["games"], 8);
     let o = variantlab(&[
         "sprt",
@@ -224,7 +207,6 @@ fn a_resumed_match_takes_a_new_cap() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(json(&short)["games"], 8);
-    let csv = |d: &PathBuf| std::fs::read_to_string(d.join("sprt.csv")).unwrap();
     assert_eq!(csv(&short), csv(&long));
     let cfg = std::fs::read_to_string(short.join("sprt_config.json")).unwrap();
     assert!(cfg.contains("\"max_games\": 8"), "{cfg}");
