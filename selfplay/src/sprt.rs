@@ -215,6 +215,10 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
         Ok(c)
     };
+    let save = |c: &SprtConfig| -> Result<()> {
+        std::fs::write(&cpath, serde_json::to_string_pretty(c)? + "\n")
+            .with_context(|| format!("writing {}", cpath.display()))
+    };
     let config = match job {
         // The same match is resumed; another is refused, or replaced with --force.
         Job::Start(c) if cpath.exists() && saved()? == *c => *c,
@@ -242,8 +246,7 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             c.test.check_engine(&c.variant)?;
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output folder {}", dir.display()))?;
-            std::fs::write(&cpath, serde_json::to_string_pretty(&c)? + "\n")
-                .with_context(|| format!("writing {}", cpath.display()))?;
+            save(&c)?;
             *c
         }
         Job::Resume { max_games: None } => saved()?,
@@ -253,8 +256,7 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             crate::folder_lock::ensure_unused(dir)?;
             let mut c = saved()?;
             c.max_games = cap;
-            std::fs::write(&cpath, serde_json::to_string_pretty(&c)? + "\n")
-                .with_context(|| format!("writing {}", cpath.display()))?;
+            save(&c)?;
             c
         }
     };
