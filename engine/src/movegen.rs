@@ -155,6 +155,19 @@ impl<V: Variant> Position<V> {
 
     /// Appends every legal move.
     pub fn legal_moves_into<M: MoveBuf>(&self, out: &mut M) {
+        self.generate::<M, false>(out)
+    }
+
+    /// Appends, out of check, only the legal moves that change material (captures, en
+    /// passant, promotions), in the order [`Position::legal_moves_into`] gives them; in
+    /// check, every legal move. For the quiescence search, which looks at no other move:
+    /// the quiet moves are neither listed nor tested there.
+    pub fn tactical_moves_into<M: MoveBuf>(&self, out: &mut M) {
+        self.generate::<M, true>(out)
+    }
+
+    /// Legal moves; with `TACTICAL`, those of [`Position::tactical_moves_into`].
+    fn generate<M: MoveBuf, const TACTICAL: bool>(&self, out: &mut M) {
         let rules = V::rules();
         let t = &rules.tables;
         let us = self.turn;
@@ -163,12 +176,15 @@ impl<V: Variant> Position<V> {
         let occ = self.occupied();
         let Some(ksq) = self.king(us) else { return };
         let (checkers, block, pins) = self.king_safety(ksq, occ);
+        let tactical_only = TACTICAL && checkers.is_empty();
+        let enemy = self.by_color[them.index()];
 
         // King moves: the destination must be safe with the King lifted off its cell.
         let king_role = rules.king;
         let (kq, kc) = self.targets(king_role, ksq, occ);
         let lifted = occ ^ V::Bb::from_square(ksq);
-        for to in (kq | kc).squares() {
+        let king_targets = if tactical_only { kc } else { kq | kc };
+        for to in king_targets.squares() {
             if !self.attacked_within(to, lifted, them) {
                 out.push(Move::normal(ksq, to));
             }
@@ -193,18 +209,25 @@ impl<V: Variant> Position<V> {
             }
             for from in self.pieces(us, role).squares() {
                 let (q, c) = self.targets(role, from, occ);
+                let promotes = promoting >> r & 1 != 0;
                 let mut to_set = (q | c) & allowed;
+                if tactical_only {
+                    // Quiet moves only where they promote.
+                    to_set &= if promotes { enemy | zone } else { enemy };
+                }
                 if pins.pinned.contains(from) {
                     to_set &= pins.line(from);
                 }
-                if promoting >> r & 1 != 0 && (to_set & zone).any() {
+                if promotes && (to_set & zone).any() {
                     let choices = choices.get_or_insert_with(|| self.promotion_choices());
                     for to in to_set.squares() {
                         if !zone.contains(to) {
                             out.push(Move::normal(from, to));
                             continue;
                         }
-                        if !mandatory || choices.is_empty() {
+                        if (!mandatory || choices.is_empty())
+                            && (!tactical_only || enemy.contains(to))
+                        {
                             out.push(Move::normal(from, to));
                         }
                         for &p in choices.iter() {
@@ -220,14 +243,17 @@ impl<V: Variant> Position<V> {
         }
 
         if let Some((pawn, steps)) = &rules.double_step {
-            for from in self.pieces(us, *pawn).squares() {
-                if let Some((mid, to)) = steps[us.index()][from.index()] {
-                    if !occ.contains(mid)
-                        && !occ.contains(to)
-                        && allowed.contains(to)
-                        && (!pins.pinned.contains(from) || pins.line(from).contains(to))
-                    {
-                        out.push(Move::new(from, to, MoveKind::DoubleStep, *pawn));
+            // A double step lands on an empty cell: never tactical.
+            if !tactical_only {
+                for from in self.pieces(us, *pawn).squares() {
+                    if let Some((mid, to)) = steps[us.index()][from.index()] {
+                        if !occ.contains(mid)
+                            && !occ.contains(to)
+                            && allowed.contains(to)
+                            && (!pins.pinned.contains(from) || pins.line(from).contains(to))
+                        {
+                            out.push(Move::new(from, to, MoveKind::DoubleStep, *pawn));
+                        }
                     }
                 }
             }
@@ -251,6 +277,7 @@ impl<V: Variant> Position<V> {
                 .filter(|c| c.color == us && self.castling & c.bit != 0)
             {
                 if c.king_from == ksq
+                    && (!tactical_only || occ.contains(c.king_to))
                     && self.pieces(us, c.rook_role).contains(c.rook_from)
                     && (c.must_be_empty & occ).is_empty()
                     && c.king_path

@@ -52,6 +52,15 @@ impl<V: Variant> Game for Position<V> {
     fn is_legal_move(&self, m: Move) -> Option<bool> {
         Some(Position::is_legal_move(self, m))
     }
+    /// Out of check the tactical moves alone; the whole list only where there are none
+    /// (to tell a stalemate).
+    fn quiescence_moves(&self, out: &mut MoveList) -> bool {
+        self.tactical_moves_into(out);
+        if out.is_empty() {
+            self.legal_moves_into(out);
+        }
+        !out.is_empty()
+    }
     #[inline]
     fn in_check(&self) -> bool {
         self.is_check()
