@@ -593,8 +593,9 @@ pub struct SprtArgs {
     /// Output folder (default out/sprt).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Continue the match in this folder.
-    #[arg(long)]
+    /// Continue the match in this folder with its saved settings: only --max-games,
+    /// --threads and --quiet may be given with it.
+    #[arg(long, conflicts_with_all = ["variant", "base", "test", "elo0", "elo1", "alpha", "beta", "model", "nodes", "movetime", "tc", "seed", "openings", "max_plies", "force", "out"])]
     resume: Option<PathBuf>,
     /// No progress display.
     #[arg(long)]

@@ -210,4 +210,15 @@ fn a_resumed_match_takes_a_new_cap() {
     assert_eq!(csv(&short), csv(&long));
     let cfg = std::fs::read_to_string(short.join("sprt_config.json")).unwrap();
     assert!(cfg.contains("\"max_games\": 8"), "{cfg}");
+    // The saved settings are the match's: another setting given on resume is refused, and
+    // the folder is left as it was.
+    for extra in [["--nodes", "100"], ["--elo1", "5"], ["--seed", "2"]] {
+        let mut a = vec!["sprt", "--resume", short.to_str().unwrap(), "--quiet"];
+        a.extend_from_slice(&extra);
+        let o = variantlab(&a);
+        assert!(!o.status.success(), "{extra:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("cannot be used with"), "{extra:?}: {err}");
+    }
+    assert_eq!(csv(&short), csv(&long));
 }
