@@ -43,10 +43,30 @@ pub fn civil_date(unix_secs: u64) -> (i64, i64, i64) {
 /// # Errors
 /// An unwritable folder.
 pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    replace_file_with(path, |w| Ok(std::io::Write::write_all(w, bytes)?))
+}
+
+/// [`replace_file`] for content written piece by piece: `write` fills the temporary file
+/// (buffered), which then replaces `path`.
+///
+/// # Errors
+/// An unwritable folder, or what `write` returns.
+pub fn replace_file_with(
+    path: &std::path::Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     use anyhow::Context;
+    use std::io::Write;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    {
+        let file =
+            std::fs::File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+        let mut w = std::io::BufWriter::new(file);
+        write(&mut w).with_context(|| format!("writing {}", tmp.display()))?;
+        w.flush()
+            .with_context(|| format!("writing {}", tmp.display()))?;
+    }
     std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
 }

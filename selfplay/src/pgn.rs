@@ -353,22 +353,14 @@ pub fn rewrite(
     rows: &[Vec<String>],
     moves: &BTreeMap<u64, GameMoves>,
 ) -> Result<()> {
-    let tmp = path.with_extension("pgn.tmp");
-    {
-        let file =
-            std::fs::File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
-        let mut w = std::io::BufWriter::new(file);
+    crate::output::replace_file_with(path, |w| {
         for r in rows {
             let id = r[0].parse::<u64>().unwrap_or(u64::MAX);
             let m = moves.get(&id).map_or(&[][..], Vec::as_slice);
-            w.write_all(record(config, r, m).as_bytes())
-                .with_context(|| format!("writing {}", tmp.display()))?;
+            w.write_all(record(config, r, m).as_bytes())?;
         }
-        w.flush()
-            .with_context(|| format!("writing {}", tmp.display()))?;
-    }
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
+        Ok(())
+    })
 }
 
 #[cfg(test)]

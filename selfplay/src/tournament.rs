@@ -852,18 +852,15 @@ fn live_message(s: &Summary) -> String {
 
 /// Writes a whole CSV through a temporary file and a rename, so it is never half written.
 pub fn rewrite(path: &Path, header: &[String], rows: Vec<Vec<String>>) -> Result<()> {
-    let tmp: PathBuf = path.with_extension("csv.tmp");
-    {
-        let mut w =
-            csv::Writer::from_path(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    crate::output::replace_file_with(path, |file| {
+        let mut w = csv::Writer::from_writer(file);
         w.write_record(header)?;
         for r in rows {
             w.write_record(&r)?;
         }
         w.flush()?;
-    }
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
+        Ok(())
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
