@@ -46,6 +46,15 @@ pub fn replace_file(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> 
     replace_file_with(path, |w| Ok(std::io::Write::write_all(w, bytes)?))
 }
 
+/// Writes `v` to `path` as pretty JSON with a final newline, through [`replace_file`]: the
+/// settings and summaries of runs (`run.json`, `sprt_config.json`, `sprt.json`, ...).
+///
+/// # Errors
+/// An unwritable folder.
+pub fn write_json<T: serde::Serialize>(path: &std::path::Path, v: &T) -> anyhow::Result<()> {
+    replace_file(path, (serde_json::to_string_pretty(v)? + "\n").as_bytes())
+}
+
 /// [`replace_file`] for content written piece by piece: `write` fills the temporary file
 /// (buffered), which then replaces `path`.
 ///

@@ -14,7 +14,7 @@
 
 use crate::config::EngineConfig;
 use crate::openings::Openings;
-use crate::output::out;
+use crate::output::{out, write_json};
 use crate::play::{play_game, Adjudication, PlayerSpec, Players, TimeControl};
 use crate::stats::{fixed, EloModel, Sprt, SprtStatus, Stats};
 use crate::tournament::{game_seed, read_csv};
@@ -215,10 +215,6 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
         Ok(c)
     };
-    let save = |c: &SprtConfig| -> Result<()> {
-        std::fs::write(&cpath, serde_json::to_string_pretty(c)? + "\n")
-            .with_context(|| format!("writing {}", cpath.display()))
-    };
     let config = match job {
         // The same match is resumed; another is refused, or replaced with --force.
         Job::Start(c) if cpath.exists() && saved()? == *c => *c,
@@ -246,7 +242,7 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             c.test.check_engine(&c.variant)?;
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output folder {}", dir.display()))?;
-            save(&c)?;
+            write_json(&cpath, &c)?;
             *c
         }
         Job::Resume { max_games: None } => saved()?,
@@ -256,7 +252,7 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             crate::folder_lock::ensure_unused(dir)?;
             let mut c = saved()?;
             c.max_games = cap;
-            save(&c)?;
+            write_json(&cpath, &c)?;
             c
         }
     };
@@ -443,11 +439,7 @@ fn run_variant<G: Game>(
         reproducible: config.reproducible,
         ..summary(&sprt, &stats, decided)
     };
-    std::fs::write(
-        dir.join("sprt.json"),
-        serde_json::to_string_pretty(&s)? + "\n",
-    )
-    .with_context(|| format!("writing {}", dir.join("sprt.json").display()))?;
+    write_json(&dir.join("sprt.json"), &s)?;
     Ok(s)
 }
 

@@ -10,7 +10,7 @@
 use crate::config::EngineConfig;
 use crate::folder_lock::FolderLock;
 use crate::openings::Openings;
-use crate::output::out;
+use crate::output::{out, write_json};
 use crate::pgn;
 use crate::play::{play_game, Adjudication, GameOutcome, PlayerSpec, Players, TimeControl};
 use anyhow::{bail, Context, Result};
@@ -458,10 +458,6 @@ fn validate(config: &RunConfig) -> Result<()> {
     config.white.check_engine(&config.variant)?;
     config.black.check_engine(&config.variant)?;
     Ok(())
-}
-
-fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<()> {
-    crate::output::replace_file(path, (serde_json::to_string_pretty(v)? + "\n").as_bytes())
 }
 
 /// Cuts an unfinished last line (a run killed mid-write) so the file ends on a whole row.

@@ -800,9 +800,7 @@ pub fn write_config(
         values,
         ..Default::default()
     };
-    std::fs::write(path, serde_json::to_string_pretty(&config)? + "\n")
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    crate::output::write_json(path, &config)
 }
 
 /// What `variantlab values` is asked to estimate, and how.
