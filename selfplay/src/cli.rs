@@ -214,6 +214,11 @@ pub struct TuneArgs {
     /// cached in OUT.rescore, so an interrupted run resumes.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     rescore_nodes: Option<u64>,
+    /// Rescore with this UCI engine (a command line, as after `engine:`) instead of our own
+    /// search: `position fen TEXT` and `go nodes N` for each position (with `ucinewgame`
+    /// before it). The engine must read the variant's position text (FEN for chess).
+    #[arg(long, requires = "rescore_nodes")]
+    rescore_engine: Option<String>,
     /// The scaling constant K of the logistic (an evaluation e predicts 1/(1 + exp(−K·e/400))),
     /// instead of fitting it to the games' results: for fits to the scores alone where the
     /// results say little (a variant of mostly draws fits a K near 0).
@@ -799,6 +804,7 @@ pub fn run() -> Result<()> {
             l2: a.l2.0,
             score_weight: a.score_weight,
             rescore_nodes: a.rescore_nodes,
+            rescore_engine: a.rescore_engine,
             scale: a.scale,
             epochs: a.epochs,
             skip_plies: a.skip_plies,

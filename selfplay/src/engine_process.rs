@@ -127,8 +127,9 @@ impl std::error::Error for EngineError {}
 pub struct GoReply {
     /// The word after `bestmove` (empty when there was none).
     pub bestmove: String,
-    /// The last `info ... score` before it, in centipawns from the mover's point of view
-    /// (`mate N` mapped to the searcher's mate scores).
+    /// The last `info ... score` before it that is not a `lowerbound` or `upperbound` (an
+    /// aspiration window's miss), else the last bound; in centipawns from the mover's point
+    /// of view (`mate N` mapped to the searcher's mate scores).
     pub score: Option<i32>,
 }
 
@@ -342,15 +343,23 @@ impl UciEngine {
         self.send(position)?;
         self.send(go)?;
         let deadline = Instant::now() + timeout;
-        let mut score = None;
+        let (mut exact, mut bound) = (None, None);
         loop {
             let line = self.recv(deadline, "bestmove after go")?;
             if line == "bestmove" || line.starts_with("bestmove ") {
                 let bestmove = line.split_whitespace().nth(1).unwrap_or("").to_string();
+                let score = exact.or(bound);
                 return Ok(GoReply { bestmove, score });
             }
             if let Some(s) = info_score(&line) {
-                score = Some(s);
+                let is_bound = line
+                    .split_whitespace()
+                    .any(|w| w == "lowerbound" || w == "upperbound");
+                if is_bound {
+                    bound = Some(s);
+                } else {
+                    (exact, bound) = (Some(s), None);
+                }
             }
         }
     }

@@ -2,12 +2,16 @@
 //! from a fresh search of `N` nodes instead of the score recorded while the game was played
 //! (issue 15's "against the scores of a deeper search"). Games played fast are cheap to
 //! record in numbers, but their scores come from the same shallow search that played them;
-//! a deeper search of each quiet position afterwards gives the fit a better label.
+//! a deeper search of each quiet position afterwards gives the fit a better label. With
+//! `--rescore-engine CMD` that search is another engine's, as a UCI process (`position fen
+//! TEXT`, `go nodes N`): a stronger engine that plays the variant labels our positions.
 //!
 //! - Reproducible: each position is searched by a cleared searcher (no table, history or
 //!   correction carried over from another position), so a score depends only on the
 //!   position, the node count, the starting weights and the build, whatever the thread count
-//!   and the order. The search sees no game history (repetitions are not known).
+//!   and the order. The search sees no game history (repetitions are not known). An
+//!   external engine gets `ucinewgame` before each position; whether its fixed-node search
+//!   repeats itself is up to that engine.
 //! - Resumable: scores are appended to a cache beside the output (`OUT.rescore`) after each
 //!   chunk of positions; a run that is interrupted starts again where the cache ends. The
 //!   cache's first line names what its scores depend on (a fingerprint of the positions'
@@ -23,6 +27,33 @@ use std::path::{Path, PathBuf};
 use variantlab_engine::game::Game;
 use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, Searcher};
 use variantlab_engine::Color;
+
+use crate::engine_process::UciEngine;
+
+/// Who searches each position again.
+#[derive(Clone, Debug)]
+pub enum Rescorer {
+    /// Our own search with this evaluation (the tune's starting weights).
+    Own(EvalChoice),
+    /// An external UCI engine: its command line and the variant's name (its `UCI_Variant`).
+    Engine {
+        /// The command line that starts it.
+        command: String,
+        /// The variant it is configured for.
+        variant: String,
+    },
+}
+
+impl Rescorer {
+    /// What the cache's header says about the scorer (nothing for our own search, whose
+    /// weights the fingerprint already holds).
+    fn describe(&self) -> String {
+        match self {
+            Rescorer::Own(_) => String::new(),
+            Rescorer::Engine { command, .. } => format!(" engine {command}"),
+        }
+    }
+}
 
 /// Scores a fit takes, recorded or rescored, are clamped to this many centipawns (a mate
 /// score says "won", not by how much).
@@ -43,7 +74,7 @@ pub fn cache_path(out: &Path) -> PathBuf {
 
 /// The searcher that rescores: the starting evaluation, a small table (each search is
 /// short and starts from a cleared one), no root randomisation.
-fn rescorer(eval: &EvalChoice) -> Searcher {
+fn searcher(eval: &EvalChoice) -> Searcher {
     Searcher::new(SearchConfig {
         hash_mib: 2,
         eval: eval.clone(),
@@ -63,21 +94,71 @@ pub fn score<G: Game>(searcher: &mut Searcher, pos: &G, nodes: u64) -> i32 {
     white.clamp(-SCORE_CLAMP, SCORE_CLAMP)
 }
 
-/// The scores of `positions` (White's side, clamped) from `nodes`-node searches with the
-/// evaluation `eval`, read from `cache` as far as it goes when its header matches
-/// `fingerprint`, the rest searched in parallel and appended to it.
+/// Starts `command` for rescoring `variant`: its table as small as it allows (each search
+/// is short and starts from a cleared one).
+fn start_engine(command: &str, variant: &str) -> Result<UciEngine> {
+    let mut engine = UciEngine::start(command, None)?;
+    let mut options = std::collections::BTreeMap::new();
+    if engine.option("Hash").is_some() {
+        options.insert("Hash".to_string(), "1".to_string());
+    }
+    engine.configure(variant, &options)?;
+    Ok(engine)
+}
+
+/// The score of `engine`'s `nodes`-node search of `pos` after `ucinewgame`, from White's
+/// side in centipawns, clamped to ±[`SCORE_CLAMP`].
 ///
 /// # Errors
-/// An unreadable or unwritable cache.
+/// A crash, no answer in time, or an answer without a score.
+pub fn engine_score<G: Game>(engine: &mut UciEngine, pos: &G, nodes: u64) -> Result<i32> {
+    let text = pos.to_text();
+    let command = engine.command().to_string();
+    let fail = |e: crate::engine_process::EngineError| {
+        anyhow::anyhow!("engine {command:?} rescoring {text:?}: {e}")
+    };
+    engine.new_game().map_err(fail)?;
+    let timeout = crate::play::FIXED_LIMIT_TIMEOUT + std::time::Duration::from_micros(10 * nodes);
+    let reply = engine
+        .go(
+            &format!("position fen {text}"),
+            &format!("go nodes {nodes}"),
+            timeout,
+        )
+        .map_err(fail)?;
+    let Some(s) = reply.score else {
+        bail!(
+            "engine {command:?} gave no score for {text:?} (bestmove {:?})",
+            reply.bestmove
+        );
+    };
+    let white = match pos.turn() {
+        Color::White => s,
+        Color::Black => -s,
+    };
+    Ok(white.clamp(-SCORE_CLAMP, SCORE_CLAMP))
+}
+
+/// The scores of `positions` (White's side, clamped) from `nodes`-node searches by
+/// `rescorer`, read from `cache` as far as it goes when its header matches `fingerprint`,
+/// the rest searched in parallel and appended to it.
+///
+/// # Errors
+/// An unreadable or unwritable cache; an external engine that cannot be started, crashes or
+/// gives no score (the scores so far stay in the cache).
 pub fn rescore<G: Game>(
     positions: &[G],
-    eval: &EvalChoice,
+    rescorer: &Rescorer,
     nodes: u64,
     fingerprint: u64,
     cache: &Path,
     quiet: bool,
 ) -> Result<Vec<i32>> {
-    let header = format!("{MAGIC} {fingerprint:016x} {nodes} {}", positions.len());
+    let header = format!(
+        "{MAGIC} {fingerprint:016x} {nodes} {}{}",
+        positions.len(),
+        rescorer.describe()
+    );
     let mut scores = read_cache(cache, &header)?;
     scores.truncate(positions.len());
     let resumed = scores.len();
@@ -108,11 +189,28 @@ pub fn rescore<G: Game>(
     );
     bar.set_message(nodes.to_string());
     bar.set_position(resumed as u64);
+    let engines: Vec<std::sync::Mutex<Option<UciEngine>>> = (0..rayon::current_num_threads())
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
     for chunk in positions[resumed..].chunks(CHUNK) {
-        let part: Vec<i32> = chunk
-            .par_iter()
-            .map_init(|| rescorer(eval), |s, pos| score(s, pos, nodes))
-            .collect();
+        let part: Vec<i32> = match rescorer {
+            Rescorer::Own(eval) => chunk
+                .par_iter()
+                .map_init(|| searcher(eval), |s, pos| score(s, pos, nodes))
+                .collect(),
+            Rescorer::Engine { command, variant } => chunk
+                .par_iter()
+                .map(|pos| {
+                    // Each worker thread keeps its own engine across chunks.
+                    let slot = rayon::current_thread_index().unwrap_or(0) % engines.len();
+                    let mut engine = engines[slot].lock().unwrap_or_else(|e| e.into_inner());
+                    if engine.as_ref().is_none_or(UciEngine::is_broken) {
+                        *engine = Some(start_engine(command, variant)?);
+                    }
+                    engine_score(engine.as_mut().expect("started above"), pos, nodes)
+                })
+                .collect::<Result<_>>()?,
+        };
         file.write_all(lines(&part).as_bytes())
             .and_then(|()| file.flush())
             .with_context(|| format!("writing {}", cache.display()))?;
@@ -186,17 +284,17 @@ mod tests {
             pos.play_unchecked(m);
             positions.push(pos);
         }
-        let mut reused = rescorer(&EvalChoice::Default);
+        let mut reused = searcher(&EvalChoice::Default);
         let in_order: Vec<i32> = positions
             .iter()
             .map(|p| score(&mut reused, p, 400))
             .collect();
         for (p, &s) in positions.iter().zip(&in_order).rev() {
-            assert_eq!(score(&mut rescorer(&EvalChoice::Default), p, 400), s);
+            assert_eq!(score(&mut searcher(&EvalChoice::Default), p, 400), s);
         }
         // From White's side: the side to move's score, negated when Black is to move.
         let p = &positions[1];
-        let r = rescorer(&EvalChoice::Default).search(p, &[], Limits::nodes(400));
+        let r = searcher(&EvalChoice::Default).search(p, &[], Limits::nodes(400));
         assert_eq!(in_order[1], (-r.score).clamp(-SCORE_CLAMP, SCORE_CLAMP));
     }
 }

@@ -41,6 +41,8 @@ pub struct TuneOptions {
     /// Search each position again with this many nodes (with the starting weights) and take
     /// that score instead of the recorded one ([`crate::rescore`]).
     pub rescore_nodes: Option<u64>,
+    /// An external UCI engine (a command line) that rescores instead of our own search.
+    pub rescore_engine: Option<String>,
     /// The scaling constant K; `None` fits it to the games' results first.
     pub scale: Option<f64>,
     /// Most training epochs.
@@ -530,13 +532,16 @@ pub fn run(o: &TuneOptions) -> Result<()> {
     if o.rescore_nodes.is_some() && o.score_weight == 0.0 {
         bail!("--rescore-nodes gives the scores that --score-weight blends in: give --score-weight above 0");
     }
+    if o.rescore_engine.is_some() && o.rescore_nodes.is_none() {
+        bail!("--rescore-engine searches each position with --rescore-nodes nodes: give --rescore-nodes");
+    }
     let variant = crate::recorded::read_run(first)?.variant;
     let kind = VariantKind::from_name(&variant)
         .with_context(|| format!("{}: run.json", first.display()))?;
-    with_variant!(kind, G => tune::<G>(o))
+    with_variant!(kind, G => tune::<G>(o, &variant))
 }
 
-fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
+fn tune<G: Game>(o: &TuneOptions, variant: &str) -> Result<()> {
     let started = std::time::Instant::now();
     let (mut data, positions) =
         read_positions_keeping::<G>(&o.games, o.skip_plies, o.rescore_nodes.is_some())?;
@@ -554,7 +559,14 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
     if let Some(nodes) = o.rescore_nodes {
         let print = fingerprint(&data, &start_w, &o.from, nodes);
         let cache = crate::rescore::cache_path(&o.out);
-        let scores = crate::rescore::rescore(&positions, &choice, nodes, print, &cache, o.quiet)?;
+        let rescorer = match &o.rescore_engine {
+            Some(command) => crate::rescore::Rescorer::Engine {
+                command: command.clone(),
+                variant: variant.to_string(),
+            },
+            None => crate::rescore::Rescorer::Own(choice.clone()),
+        };
+        let scores = crate::rescore::rescore(&positions, &rescorer, nodes, print, &cache, o.quiet)?;
         let moved: f64 = data
             .score
             .iter()
@@ -648,7 +660,10 @@ fn tune<G: Game>(o: &TuneOptions) -> Result<()> {
             o.holdout,
             l2_note,
             o.score_weight,
-            o.rescore_nodes.map_or(String::new(), |n| format!(" (scores rescored at {n} nodes)")),
+            o.rescore_nodes.map_or(String::new(), |n| match &o.rescore_engine {
+                Some(e) => format!(" (scores rescored by {e} at {n} nodes)"),
+                None => format!(" (scores rescored at {n} nodes)"),
+            }),
             o.scale.map_or(String::new(), |k| format!(", scale {k} (given, not fitted)")),
             o.skip_plies,
             o.seed,

@@ -383,3 +383,105 @@ fn rescored_targets_are_reproducible_and_resumable() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tune --rescore-engine`: another engine, as a UCI process, rescores every position. Our
+/// own build as that engine gives the scores our own rescoring gives (so the position text,
+/// the node limit and the side of the score all pass through right); the cache says which
+/// engine made it; an engine that gives no score, or none at all, is a clear error.
+#[test]
+fn an_external_engine_rescores_like_our_own_search() {
+    let dir = tmp("rescore-engine");
+    let games = dir.join("games");
+    record("chess", &games, true);
+    let bin = env!("CARGO_BIN_EXE_variantlab");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = tune_args(&games, out);
+        args.extend(["--score-weight", "1", "--l2", "1e-7", "--epochs", "5"]);
+        args.extend(["--rescore-nodes", "300"]);
+        args.extend(extra);
+        variantlab(&args)
+    };
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let (own, external) = (dir.join("own.json"), dir.join("external.json"));
+    let o = run(&own, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let engine = format!("{bin} uci");
+    let o = run(&external, &["--rescore-engine", &engine]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (a, b) = (
+        read(&dir.join("own.json.rescore")),
+        read(&dir.join("external.json.rescore")),
+    );
+    assert!(b
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(&format!(" engine {engine}")));
+    assert!(a.lines().count() > 100);
+    assert_eq!(
+        a.lines().skip(1).collect::<Vec<_>>(),
+        b.lines().skip(1).collect::<Vec<_>>()
+    );
+    let w: serde_json::Value = serde_json::from_str(&read(&external)).unwrap();
+    let settings = w["produced"]["settings"].as_str().unwrap();
+    assert!(
+        settings.contains(&format!("rescored by {engine} at 300 nodes")),
+        "{settings}"
+    );
+
+    // An engine that answers `go` without a score, and a program that does not exist.
+    if Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let script = dir.join("scoreless.py");
+        std::fs::write(
+            &script,
+            "import sys\nfor line in sys.stdin:\n    w = line.split()\n    if not w: continue\n    \
+             if w[0] == 'uci': print('id name scoreless'); print('uciok')\n    \
+             elif w[0] == 'isready': print('readyok')\n    \
+             elif w[0] == 'go': print('bestmove 0000')\n    \
+             elif w[0] == 'quit': break\n    sys.stdout.flush()\n",
+        )
+        .unwrap();
+        let command = format!("python3 {}", script.display());
+        let o = run(&dir.join("scoreless.json"), &["--rescore-engine", &command]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("gave no score"), "{}", stderr(&o));
+        assert!(!dir.join("scoreless.json").exists());
+        // The last exact score counts, not an aspiration window's bound after it.
+        let bounded = dir.join("bounded.py");
+        let text = read(&script).replace(
+            "print('bestmove 0000')",
+            "print('info depth 2 score cp 50'); print('info depth 3 score cp 90 upperbound'); \
+             print('bestmove 0000')",
+        );
+        std::fs::write(&bounded, text).unwrap();
+        let command = format!("python3 {}", bounded.display());
+        let o = run(&dir.join("bounded.json"), &["--rescore-engine", &command]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let scores = read(&dir.join("bounded.json.rescore"));
+        assert!(
+            scores.lines().skip(1).all(|l| l == "50" || l == "-50"),
+            "{scores}"
+        );
+        assert!(
+            scores.lines().any(|l| l == "-50"),
+            "Black's moves: the side is turned"
+        );
+    }
+    let o = run(
+        &dir.join("missing.json"),
+        &["--rescore-engine", "/no/such/engine"],
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("/no/such/engine"), "{}", stderr(&o));
+    // It needs a node count.
+    let mut args = tune_args(&games, &own);
+    args.extend(["--score-weight", "1", "--rescore-engine", &engine]);
+    let o = variantlab(&args);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--rescore-nodes"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
