@@ -193,7 +193,7 @@ pub fn command(
             markdown_table(&results, &gpm),
             &text[b..]
         );
-        std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))?;
+        crate::output::replace_file(path, new.as_bytes())?;
     }
     if json {
         out!("{}", serde_json::to_string_pretty(&results)?);

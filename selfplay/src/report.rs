@@ -487,7 +487,7 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
         "<pre id=\"selfcheck\"></pre><script type=\"application/json\" id=\"viewer-data\">{data}</script><script>{}</script></body></html>\n",
         include_str!("report.js")
     );
-    std::fs::write(out, html).with_context(|| format!("writing {}", out.display()))?;
+    crate::output::replace_file(out, html.as_bytes())?;
     Ok(())
 }
 

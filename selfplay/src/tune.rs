@@ -691,7 +691,7 @@ fn tune<G: Game>(o: &TuneOptions, variant: &str) -> Result<()> {
                 .with_context(|| format!("creating {}", parent.display()))?;
         }
     }
-    std::fs::write(&o.out, w.to_json()).with_context(|| format!("writing {}", o.out.display()))?;
+    crate::output::replace_file(&o.out, w.to_json().as_bytes())?;
     crate::output::out!(
         "{}: {} positions from {} games ({} training, {} held out); K = {:.3}",
         pos.variant_name(),

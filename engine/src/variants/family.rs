@@ -56,7 +56,8 @@ impl<V: Variant> Game for Position<V> {
     /// (to tell a stalemate).
     fn quiescence_moves(&self, out: &mut MoveList) -> bool {
         self.tactical_moves_into(out);
-        if out.is_empty() {
+        // In check the tactical list is every legal move already: empty means mate.
+        if out.is_empty() && !self.is_check() {
             self.legal_moves_into(out);
         }
         !out.is_empty()
