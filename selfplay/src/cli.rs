@@ -217,7 +217,7 @@ pub struct TuneArgs {
     /// Rescore with this UCI engine (a command line, as after `engine:`) instead of our own
     /// search: `position fen TEXT` and `go nodes N` for each position (with `ucinewgame`
     /// before it). The engine must read the variant's position text (FEN for chess).
-    #[arg(long, requires = "rescore_nodes")]
+    #[arg(long)]
     rescore_engine: Option<String>,
     /// The scaling constant K of the logistic (an evaluation e predicts 1/(1 + exp(−K·e/400))),
     /// instead of fitting it to the games' results: for fits to the scores alone where the
