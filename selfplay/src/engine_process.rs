@@ -358,7 +358,7 @@ impl UciEngine {
                 if is_bound {
                     bound = Some(s);
                 } else {
-                    (exact, bound) = (Some(s), None);
+                    exact = Some(s);
                 }
             }
         }

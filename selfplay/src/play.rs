@@ -179,6 +179,12 @@ pub const MOVETIME_MARGIN: Duration = Duration::from_millis(1000);
 /// node of a node limit).
 pub const FIXED_LIMIT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long an engine may take to answer `go nodes N`: [`FIXED_LIMIT_TIMEOUT`] plus 10 µs a
+/// node, so a large node count on a slow engine is not taken for a hang.
+pub fn node_limit_timeout(nodes: u64) -> Duration {
+    FIXED_LIMIT_TIMEOUT + Duration::from_micros(10 * nodes)
+}
+
 /// One side of a game: the built-in searcher or an external engine, with its limits per
 /// move and its clock.
 pub struct Player {
@@ -276,7 +282,7 @@ impl Player {
                 let mut timeout = None::<Duration>;
                 if let Some(n) = self.limits.nodes {
                     go += &format!(" nodes {n}");
-                    timeout = Some(FIXED_LIMIT_TIMEOUT + Duration::from_micros(10 * n));
+                    timeout = Some(node_limit_timeout(n));
                 }
                 if let Some(d) = self.limits.depth {
                     go += &format!(" depth {d}");

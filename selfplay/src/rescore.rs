@@ -87,9 +87,14 @@ fn searcher(eval: &EvalChoice) -> Searcher {
 pub fn score<G: Game>(searcher: &mut Searcher, pos: &G, nodes: u64) -> i32 {
     searcher.clear();
     let r = searcher.search(pos, &[], Limits::nodes(nodes));
+    white_side(pos, r.score)
+}
+
+/// A score from the side to move's view, from White's instead, clamped to ±[`SCORE_CLAMP`].
+fn white_side<G: Game>(pos: &G, score: i32) -> i32 {
     let white = match pos.turn() {
-        Color::White => r.score,
-        Color::Black => -r.score,
+        Color::White => score,
+        Color::Black => -score,
     };
     white.clamp(-SCORE_CLAMP, SCORE_CLAMP)
 }
@@ -118,7 +123,7 @@ pub fn engine_score<G: Game>(engine: &mut UciEngine, pos: &G, nodes: u64) -> Res
         anyhow::anyhow!("engine {command:?} rescoring {text:?}: {e}")
     };
     engine.new_game().map_err(fail)?;
-    let timeout = crate::play::FIXED_LIMIT_TIMEOUT + std::time::Duration::from_micros(10 * nodes);
+    let timeout = crate::play::node_limit_timeout(nodes);
     let reply = engine
         .go(
             &format!("position fen {text}"),
@@ -132,11 +137,7 @@ pub fn engine_score<G: Game>(engine: &mut UciEngine, pos: &G, nodes: u64) -> Res
             reply.bestmove
         );
     };
-    let white = match pos.turn() {
-        Color::White => s,
-        Color::Black => -s,
-    };
-    Ok(white.clamp(-SCORE_CLAMP, SCORE_CLAMP))
+    Ok(white_side(pos, s))
 }
 
 /// The scores of `positions` (White's side, clamped) from `nodes`-node searches by
@@ -204,7 +205,7 @@ pub fn rescore<G: Game>(
                     // Each worker thread keeps its own engine across chunks.
                     let slot = rayon::current_thread_index().unwrap_or(0) % engines.len();
                     let mut engine = engines[slot].lock().unwrap_or_else(|e| e.into_inner());
-                    if engine.as_ref().is_none_or(UciEngine::is_broken) {
+                    if engine.is_none() {
                         *engine = Some(start_engine(command, variant)?);
                     }
                     engine_score(engine.as_mut().expect("started above"), pos, nodes)
