@@ -246,11 +246,25 @@ pub enum Technique {
     /// evaluation lies more than `RAZOR_MARGIN + RAZOR_SLOPE·depth²` below alpha is given to
     /// the quiescence search, and if that stays below alpha too, its score is returned.
     Razoring = 67108864,
+    /// Pruning at the reduced depth: futility pruning and SEE pruning of a late quiet move
+    /// take the depth its late-move reduction would leave (the log-log table, one more when
+    /// not improving, less its history), not the node's, so a move the reductions would
+    /// search shallowly is pruned as a move at that depth would be, at any node depth.
+    ReducedDepthPruning = 134217728,
+    /// Double extensions (with [`Technique::SingularExtensions`]): a table's move that every
+    /// other move stays well below (the singular search's fail-soft score more than
+    /// [`DOUBLE_MARGIN`] under its bound) is searched two plies deeper, at most
+    /// [`MAX_DOUBLES`] times on one line, away from the principal variation.
+    DoubleExtensions = 268435456,
+    /// Reverse futility returns the mean of the evaluation and beta instead of the
+    /// evaluation: the evaluation's margin above beta is an estimate, and a result nearer
+    /// the bound is safer to store.
+    ReverseFutilityMean = 536870912,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 27] = [
+    pub const ALL: [Technique; 30] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -278,6 +292,9 @@ impl Technique {
         Technique::TtMoveFirst,
         Technique::NegativeExtensions,
         Technique::Razoring,
+        Technique::ReducedDepthPruning,
+        Technique::DoubleExtensions,
+        Technique::ReverseFutilityMean,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
@@ -291,7 +308,10 @@ impl Technique {
         | Technique::MoveRuleScaling as u32
         | Technique::ProbCut as u32
         | Technique::NegativeExtensions as u32
-        | Technique::Razoring as u32;
+        | Technique::Razoring as u32
+        | Technique::ReducedDepthPruning as u32
+        | Technique::DoubleExtensions as u32
+        | Technique::ReverseFutilityMean as u32;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -323,6 +343,9 @@ impl Technique {
             Technique::TtMoveFirst => "tt_move_first",
             Technique::NegativeExtensions => "negative_extensions",
             Technique::Razoring => "razoring",
+            Technique::ReducedDepthPruning => "reduced_depth_pruning",
+            Technique::DoubleExtensions => "double_extensions",
+            Technique::ReverseFutilityMean => "reverse_futility_mean",
         }
     }
 
@@ -418,6 +441,8 @@ pub struct Searcher {
     null_at: Vec<bool>,
     /// The move left out at each ply by a singular-extension search of the other moves.
     excluded: Vec<Option<Move>>,
+    /// Double extensions on the line to each ply ([`Technique::DoubleExtensions`]).
+    doubles: Vec<u8>,
     /// Correction history: per side to move and correction key ([`CORRECTIONS`] slots), the
     /// average of search result minus static evaluation, in 1/[`CORRECTION_GRAIN`] cp.
     corrections: Box<[i32]>,
@@ -497,6 +522,13 @@ const PROBCUT_DEPTH: u32 = 5;
 /// Razoring's margin below alpha: `RAZOR_MARGIN + RAZOR_SLOPE·depth²` ([`Technique::Razoring`]).
 const RAZOR_MARGIN: i32 = 300;
 const RAZOR_SLOPE: i32 = 200;
+
+/// How far below the singular bound (centipawns) the other moves must stay for a double
+/// extension ([`Technique::DoubleExtensions`]).
+const DOUBLE_MARGIN: i32 = 25;
+
+/// The most double extensions on one line from the root.
+const MAX_DOUBLES: u8 = 6;
 
 /// How much shallower ProbCut's verifying search is than the node.
 const PROBCUT_REDUCTION: u32 = 4;
@@ -626,6 +658,7 @@ impl Searcher {
             evals: vec![NO_EVAL; MAX_PLY + 2],
             null_at: vec![false; MAX_PLY + 2],
             excluded: vec![None; MAX_PLY + 2],
+            doubles: vec![0; MAX_PLY + 2],
             corrections: vec![0; 2 * CORRECTIONS].into_boxed_slice(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             scratch: vec![Vec::new(); MAX_PLY + 2],
@@ -1131,6 +1164,7 @@ impl Searcher {
         let ordered: Vec<Move> = list.into_iter().map(|e| e.1).collect();
         let (mut alpha, beta) = window;
         let mut best = None;
+        self.doubles[1] = 0;
         self.path.push(pos.hash());
         for (i, &m) in ordered.iter().enumerate() {
             let bonus = self.jitter(m);
@@ -1271,6 +1305,8 @@ impl Searcher {
         let key = pos.hash();
         let pv_node = beta - alpha > 1;
         let p = ply as usize;
+        // Children other than the move loop's (the null move, ProbCut) inherit the count.
+        self.doubles[p + 1] = self.doubles[p];
         // In a singular-extension search the table's entry is this node's own, with its
         // best move: it neither cuts nor is replaced.
         let excluded = self.excluded[p];
@@ -1298,7 +1334,11 @@ impl Searcher {
             // back at this small depth.
             let margin = 90 * depth as i32 - if improving { 60 } else { 0 };
             if depth <= 6 && eval - margin >= beta && self.on(Technique::ReverseFutility) {
-                return eval;
+                return if self.on(Technique::ReverseFutilityMean) {
+                    (eval + beta) / 2
+                } else {
+                    eval
+                };
             }
             // Razoring: so far below alpha that only a capture could help; ask the
             // quiescence search whether one does.
@@ -1424,10 +1464,18 @@ impl Searcher {
                 if self.stopped {
                     return 0;
                 }
-                // (The search without the table's move returns at least its alpha, so how far
-                // below the bound the other moves stay is not known: no double extensions.)
+                // The search without the table's move is fail-soft: how far below the bound
+                // the other moves stay says how singular the table's move is.
                 if score < singular_beta {
-                    tt_extension = 1;
+                    tt_extension = if !pv_node
+                        && score < singular_beta - DOUBLE_MARGIN
+                        && self.doubles[p] < MAX_DOUBLES
+                        && self.on(Technique::DoubleExtensions)
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if singular_beta >= beta {
                     // Multi-cut: the table's move and another beat beta.
                     return singular_beta;
@@ -1584,6 +1632,7 @@ impl Searcher {
             self.on(Technique::HistoryPruning) && self.on(Technique::HistoryGravity);
         let pawn = self.pawn_value();
         let capture_reductions = self.on(Technique::CaptureReductions);
+        let reduced_depth_pruning = self.on(Technique::ReducedDepthPruning);
         for i in 0.. {
             if i == 1 && rest_pending {
                 // The table's move did not cut: the rest now.
@@ -1598,10 +1647,22 @@ impl Searcher {
                 continue;
             }
             let tactical = pos.is_tactical(m);
+            // The depth the pruning of a quiet move goes by: the node's, or with
+            // reduced-depth pruning the one its late-move reduction would leave.
+            let prune_depth = if reduced_depth_pruning && !tactical && i > 0 && !pv_node {
+                let mut h = self.history[history_index(m)];
+                if continuation {
+                    h += self.continuation_score(context, self.piece_key(pos, m));
+                }
+                let r = lmr_reduction(depth, i + 1) + i32::from(!improving) - h / HISTORY_MAX;
+                (depth as i32 - r.max(0)).max(1) as u32
+            } else {
+                depth
+            };
             // Pruning before the move is played, at small depths away from the principal
             // variation, once a move has been searched and no mate is in sight.
-            if !pv_node && !in_check && i > 0 && depth <= 6 && best_score > -MATE_BOUND {
-                let d = depth as i32;
+            if !pv_node && !in_check && i > 0 && prune_depth <= 6 && best_score > -MATE_BOUND {
+                let d = prune_depth as i32;
                 // SEE pruning: a move that loses material by exchange beyond a margin
                 // growing with depth.
                 if see_pruning {
@@ -1645,7 +1706,10 @@ impl Searcher {
                     continue;
                 }
                 // Futility: the static evaluation is too far below alpha for a quiet move.
-                if depth <= 5 && eval != NO_EVAL && eval + 100 + 120 * depth as i32 <= alpha {
+                if prune_depth <= 5
+                    && eval != NO_EVAL
+                    && eval + 100 + 120 * prune_depth as i32 <= alpha
+                {
                     continue;
                 }
             }
@@ -1657,6 +1721,7 @@ impl Searcher {
                 i32::from(gives_check && self.extends_check(pos, m))
             };
             let new_depth = (depth as i32 - 1 + ext).max(0) as u32;
+            self.doubles[ply as usize + 1] = self.doubles[ply as usize] + u8::from(ext == 2);
             let mut score;
             if i == 0 {
                 // The first reply of a principal-variation node is one too; that of an
@@ -1793,8 +1858,13 @@ impl Searcher {
         }
         self.path.pop();
         if excluded.is_some() {
-            // Every move but the excluded one may have been pruned: at most alpha.
-            return best_score.max(original_alpha);
+            // Fail-soft where a move was searched (how far below the singular bound the
+            // others stay); alpha where every move but the excluded one was pruned.
+            return if best_move.is_some() {
+                best_score
+            } else {
+                original_alpha
+            };
         }
         let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(key, ply, depth, best_score, bound, best_move);
@@ -2452,6 +2522,52 @@ mod tests {
         assert!(score > 0, "{score}: White is a Rook up");
         // Not at the principal variation (an open window).
         assert!(searched(razoring, (4000, 5000)) >= MATE_BOUND);
+    }
+
+    #[test]
+    fn reduced_depth_pruning_prunes_late_quiet_moves_of_a_deep_node_far_below_alpha() {
+        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        let nodes = |on: bool| {
+            let mut s = prepared(&p, switched(Technique::ReducedDepthPruning, on));
+            s.negamax(&p, 8, (799, 800), 1, false);
+            s.nodes
+        };
+        // At depth 8 futility pruning by the node's depth never acts (it needs depth 5 or
+        // less); by the depth the reductions would leave a late quiet move, it does.
+        let (off, on) = (nodes(false), nodes(true));
+        assert!(on < off, "{on} nodes with, {off} without");
+    }
+
+    #[test]
+    fn a_double_extension_deepens_a_table_move_far_above_every_other() {
+        // White's Queen must take Black's (which checks and is defended by the Rook), or
+        // the King steps aside and loses the Queen: the table's move stays far above the rest.
+        let p = pos("3rk3/ppp5/8/8/8/8/3q1PPP/3QK3 w - - 0 1");
+        let nodes = |on: bool| {
+            let mut s = prepared(&p, switched(Technique::DoubleExtensions, on));
+            let score = s.search(&p, &[], Limits::depth(7)).score;
+            s.nodes = 0;
+            // One ply deeper than stored, so the table's entry does not answer at once.
+            s.negamax(&p, 8, (score - 1, score), 1, false);
+            s.nodes
+        };
+        let (off, on) = (nodes(false), nodes(true));
+        assert!(on > off, "{on} nodes with, {off} without");
+    }
+
+    #[test]
+    fn reverse_futility_mean_returns_halfway_between_the_evaluation_and_beta() {
+        // White is a Queen up: far above a beta of 0 at depth 3.
+        let p = pos("4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1");
+        let searched = |on: bool| {
+            let mut s = prepared(&p, switched(Technique::ReverseFutilityMean, on));
+            (s.negamax(&p, 3, (-1, 0), 1, true), s.static_eval(&p))
+        };
+        let (score, eval) = searched(false);
+        assert!(eval > 600, "{eval}");
+        assert_eq!(score, eval);
+        let (score, eval) = searched(true);
+        assert_eq!(score, eval / 2);
     }
 
     #[test]
