@@ -309,7 +309,6 @@ impl Technique {
         | Technique::ProbCut as u32
         | Technique::NegativeExtensions as u32
         | Technique::Razoring as u32
-        | Technique::ReducedDepthPruning as u32
         | Technique::DoubleExtensions as u32
         | Technique::ReverseFutilityMean as u32;
 
