@@ -184,7 +184,8 @@ pub enum Technique {
     /// SEE pruning: at depth 6 or less, away from the principal variation and once a move
     /// has been searched, a capture that loses more than one cheapest kind per ply of
     /// depth by exchange, or a quiet move that loses more than a quarter of one per depth²,
-    /// is not searched (needs [`Technique::See`] and a variant that answers [`Game::see`]).
+    /// is not searched (needs [`Technique::See`] and a variant that answers [`Game::see`]);
+    /// a quiet move's depth is its reduced depth with [`Technique::ReducedDepthPruning`].
     SeePruning = 8192,
     /// History pruning: at depth 4 or less, away from the principal variation and once a
     /// move has been searched, a quiet move (not a killer) whose history is below
