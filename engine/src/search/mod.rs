@@ -766,6 +766,23 @@ impl Searcher {
         sum
     }
 
+    /// A quiet move's history and, with `continuation`, its continuation score given the
+    /// moves before (`context`); 0 without.
+    fn quiet_scores<G: Game>(
+        &self,
+        pos: &G,
+        m: Move,
+        context: [u16; 2],
+        continuation: bool,
+    ) -> (i32, i32) {
+        let c = if continuation {
+            self.continuation_score(context, self.piece_key(pos, m))
+        } else {
+            0
+        };
+        (self.history[history_index(m)], c)
+    }
+
     /// Applies `bonus` (with gravity) to the continuation histories of key `key`.
     fn update_continuation(&mut self, context: [u16; 2], key: u16, bonus: i32) {
         for (table, &c) in self.continuation.iter_mut().zip(&context) {
@@ -1164,7 +1181,6 @@ impl Searcher {
         let ordered: Vec<Move> = list.into_iter().map(|e| e.1).collect();
         let (mut alpha, beta) = window;
         let mut best = None;
-        self.doubles[1] = 0;
         self.path.push(pos.hash());
         for (i, &m) in ordered.iter().enumerate() {
             let bonus = self.jitter(m);
@@ -1649,12 +1665,13 @@ impl Searcher {
             let tactical = pos.is_tactical(m);
             // The depth the pruning of a quiet move goes by: the node's, or with
             // reduced-depth pruning the one its late-move reduction would leave.
+            // A quiet move's history and continuation scores, read once for both the pruning
+            // depth and the reduction.
+            let mut quiet_scores = None;
             let prune_depth = if reduced_depth_pruning && !tactical && i > 0 && !pv_node {
-                let mut h = self.history[history_index(m)];
-                if continuation {
-                    h += self.continuation_score(context, self.piece_key(pos, m));
-                }
-                let r = lmr_reduction(depth, i + 1) + i32::from(!improving) - h / HISTORY_MAX;
+                let (h, c) = *quiet_scores
+                    .get_or_insert_with(|| self.quiet_scores(pos, m, context, continuation));
+                let r = lmr_reduction(depth, i + 1) + i32::from(!improving) - (h + c) / HISTORY_MAX;
                 (depth as i32 - r.max(0)).max(1) as u32
             } else {
                 depth
@@ -1748,13 +1765,15 @@ impl Searcher {
                     if cut_node && self.on(Technique::CutNodeReductions) {
                         r += 1;
                     }
+                    let (h, c) = *quiet_scores
+                        .get_or_insert_with(|| self.quiet_scores(pos, m, context, continuation));
                     let history = if self.on(Technique::HistoryGravity) {
-                        self.history[history_index(m)]
+                        h
                     } else {
                         0
                     };
                     if continuation {
-                        r -= (history + self.continuation_score(context, piece_key)) / HISTORY_MAX;
+                        r -= (history + c) / HISTORY_MAX;
                     } else {
                         r -= history / (HISTORY_MAX / 2);
                     }
