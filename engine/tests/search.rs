@@ -218,7 +218,7 @@ fn move_rule_scaling_halves_the_evaluation_at_the_rules_end() {
     };
     // A first search builds the variant's evaluator. The technique is off by default.
     let mut s = Searcher::new(SearchConfig {
-        disabled: Technique::DEFAULT_OFF & !(Technique::MoveRuleScaling as u32),
+        disabled: Technique::DEFAULT_OFF & !(Technique::MoveRuleScaling as u64),
         ..SearchConfig::default()
     });
     s.search(&at(0), &[], Limits::depth(1));

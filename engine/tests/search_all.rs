@@ -54,7 +54,7 @@ fn check_variant<G: Game>(name: &str, games: usize, shallow: bool, extras: &[&st
     // cp once a side is down to its royal piece and cheapest kind) is off here and has its
     // own test in the search module.
     let mut searcher = Searcher::new(SearchConfig {
-        disabled: SearchConfig::default().disabled | Technique::MopUp as u32,
+        disabled: SearchConfig::default().disabled | Technique::MopUp as u64,
         ..SearchConfig::default()
     });
     let (mut mate1, mut mate2, mut hanging, mut legal_checked) = (0, 0, 0, 0);

@@ -216,10 +216,10 @@ impl EngineConfig {
         };
         let mut disabled = Technique::DEFAULT_OFF;
         for name in &self.enable {
-            disabled &= !(technique(name, "enable")? as u32);
+            disabled &= !(technique(name, "enable")? as u64);
         }
         for name in &self.disable {
-            disabled |= technique(name, "disable")? as u32;
+            disabled |= technique(name, "disable")? as u64;
         }
         let eval = match self.eval.as_deref() {
             None | Some("default") => EvalChoice::Default,
@@ -304,7 +304,7 @@ mod tests {
     use variantlab_engine::search::Technique;
     use variantlab_engine::variants::Chess;
 
-    fn disabled(json: &str) -> Result<u32> {
+    fn disabled(json: &str) -> Result<u64> {
         let c: EngineConfig = serde_json::from_str(json)?;
         c.search_config::<Position<Chess>>(0).map(|s| s.disabled)
     }
@@ -312,8 +312,8 @@ mod tests {
     #[test]
     fn enable_and_disable_set_technique_bits_over_the_default_set() {
         assert_eq!(disabled("{}").unwrap(), Technique::DEFAULT_OFF);
-        let cm = Technique::CounterMove as u32;
-        let nm = Technique::NullMove as u32;
+        let cm = Technique::CounterMove as u64;
+        let nm = Technique::NullMove as u64;
         assert_eq!(
             disabled(r#"{"disable": ["countermove", "null_move"]}"#).unwrap(),
             Technique::DEFAULT_OFF | cm | nm

@@ -106,7 +106,7 @@ pub struct SearchConfig {
     /// Search techniques switched off (a set of [`Technique`] bits), so a build can be
     /// compared with itself minus one technique; [`Technique::DEFAULT_OFF`] by default (the
     /// techniques that are built but did not pass their SPRT).
-    pub disabled: u32,
+    pub disabled: u64,
     /// The evaluation: the variant's tuned default, the classic one, or weights from a file.
     pub eval: EvalChoice,
 }
@@ -145,6 +145,7 @@ impl EvalChoice {
 /// The techniques of the search that a configuration can switch off, each measured by SPRT
 /// (`docs/search.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u64)]
 pub enum Technique {
     /// Null-move pruning.
     NullMove = 1,
@@ -261,11 +262,27 @@ pub enum Technique {
     /// evaluation: the evaluation's margin above beta is an estimate, and a result nearer
     /// the bound is safer to store.
     ReverseFutilityMean = 536870912,
+    /// A deeper or shallower re-search after a reduced one: where a late move's reduced
+    /// search beats alpha, its full-depth re-search goes a ply deeper if the reduced score
+    /// beat the best so far by a wide margin ([`DEEPER_MARGIN`] plus two per ply), and a
+    /// ply shallower if it barely beat it ([`SHALLOWER_MARGIN`]): how far the reduced
+    /// search overshot says how much the move is worth a closer look.
+    ResearchDepth = 1073741824,
+    /// Futility pruning of captures: away from the principal variation, at depth
+    /// [`CAPTURE_FUTILITY_DEPTH`] or less, a capture that gives no check and whose victim,
+    /// with a margin growing with depth, cannot lift the static evaluation to alpha is not
+    /// searched (the main search's counterpart of the quiescence search's delta pruning).
+    CaptureFutility = 2147483648,
+    /// Fewer reductions at positions once on a principal variation: the table keeps a bit
+    /// that says whether a position was searched with an open window, and a late quiet move
+    /// of such a position, now searched with a null window, is reduced a ply less (as at a
+    /// principal-variation node), since the line may well become the principal one again.
+    TtPv = 4294967296,
 }
 
 impl Technique {
     /// Every technique, in the order of the names.
-    pub const ALL: [Technique; 30] = [
+    pub const ALL: [Technique; 33] = [
         Technique::NullMove,
         Technique::ReverseFutility,
         Technique::LogReductions,
@@ -296,22 +313,28 @@ impl Technique {
         Technique::ReducedDepthPruning,
         Technique::DoubleExtensions,
         Technique::ReverseFutilityMean,
+        Technique::ResearchDepth,
+        Technique::CaptureFutility,
+        Technique::TtPv,
     ];
 
     /// The techniques that are built but off unless a configuration enables them
     /// (`"enable": [...]`): those whose SPRT against the full search did not accept them
     /// (`docs/search.md`).
-    pub const DEFAULT_OFF: u32 = Technique::CounterMove as u32
-        | Technique::CaptureHistory as u32
-        | Technique::HistoryPruning as u32
-        | Technique::DeltaPruning as u32
-        | Technique::CorrectionHistory as u32
-        | Technique::MoveRuleScaling as u32
-        | Technique::ProbCut as u32
-        | Technique::NegativeExtensions as u32
-        | Technique::Razoring as u32
-        | Technique::DoubleExtensions as u32
-        | Technique::ReverseFutilityMean as u32;
+    pub const DEFAULT_OFF: u64 = Technique::CounterMove as u64
+        | Technique::CaptureHistory as u64
+        | Technique::HistoryPruning as u64
+        | Technique::DeltaPruning as u64
+        | Technique::CorrectionHistory as u64
+        | Technique::MoveRuleScaling as u64
+        | Technique::ProbCut as u64
+        | Technique::NegativeExtensions as u64
+        | Technique::Razoring as u64
+        | Technique::DoubleExtensions as u64
+        | Technique::ReverseFutilityMean as u64
+        | Technique::ResearchDepth as u64
+        | Technique::CaptureFutility as u64
+        | Technique::TtPv as u64;
 
     /// The name used in configuration files.
     pub fn name(self) -> &'static str {
@@ -346,6 +369,9 @@ impl Technique {
             Technique::ReducedDepthPruning => "reduced_depth_pruning",
             Technique::DoubleExtensions => "double_extensions",
             Technique::ReverseFutilityMean => "reverse_futility_mean",
+            Technique::ResearchDepth => "research_depth",
+            Technique::CaptureFutility => "capture_futility",
+            Technique::TtPv => "tt_pv",
         }
     }
 
@@ -496,6 +522,9 @@ struct Node {
     /// history's slot (none in check or with the technique off).
     raw_eval: i32,
     slot: Option<usize>,
+    /// On a principal variation now or when the table last stored the position
+    /// ([`Technique::TtPv`]).
+    tt_pv: bool,
 }
 
 /// History table size: (from, to) hashed into 2^16 counters.
@@ -532,6 +561,45 @@ const MAX_DOUBLES: u8 = 6;
 
 /// How much shallower ProbCut's verifying search is than the node.
 const PROBCUT_REDUCTION: u32 = 4;
+
+/// How far a reduced search must beat the best score so far (plus two per ply of depth) for
+/// its re-search to go a ply deeper ([`Technique::ResearchDepth`]).
+const DEEPER_MARGIN: i32 = 40;
+
+/// A reduced search that beats the best score so far by less than this is re-searched a
+/// ply shallower ([`Technique::ResearchDepth`]).
+const SHALLOWER_MARGIN: i32 = 10;
+
+/// The depth of the full re-search of a reduced search that scored `score` against the
+/// best score so far ([`Technique::ResearchDepth`]): a ply deeper than `new_depth` after a
+/// wide overshoot, a ply shallower after a narrow one.
+fn research_depth(new_depth: u32, score: i32, best_score: i32) -> u32 {
+    if score > best_score + DEEPER_MARGIN + 2 * new_depth as i32 {
+        new_depth + 1
+    } else if score < best_score + SHALLOWER_MARGIN {
+        new_depth.saturating_sub(1)
+    } else {
+        new_depth
+    }
+}
+
+/// A search result for the table: what `depth` plies found (`score`, a `bound` on the true
+/// value, the best or refuting move), and whether the position is on a principal variation.
+fn stored(depth: u32, score: i32, bound: Bound, mv: Option<Move>, pv: bool) -> TtHit {
+    TtHit {
+        mv,
+        score,
+        depth,
+        bound,
+        pv,
+    }
+}
+
+/// Deepest node where captures are pruned by futility ([`Technique::CaptureFutility`]).
+const CAPTURE_FUTILITY_DEPTH: u32 = 6;
+
+/// The margin of capture futility: a base and a slope per ply of depth, in centipawns.
+const CAPTURE_FUTILITY_MARGIN: (i32, i32) = (200, 200);
 
 /// Marks a ply whose static evaluation was not taken (in check).
 const NO_EVAL: i32 = i32::MIN / 2;
@@ -809,7 +877,7 @@ impl Searcher {
     /// Whether a technique is on.
     #[inline]
     fn on(&self, t: Technique) -> bool {
-        self.config.disabled & t as u32 == 0
+        self.config.disabled & t as u64 == 0
     }
 
     /// Whether the side to move has material besides its cheapest kind (pawns) and royal
@@ -1237,7 +1305,8 @@ impl Searcher {
             } else {
                 Bound::Exact
             };
-            self.tt.store(pos.hash(), 0, depth, alpha, bound, Some(b));
+            self.tt
+                .store(pos.hash(), 0, stored(depth, alpha, bound, Some(b), true));
         }
         (alpha, best)
     }
@@ -1521,6 +1590,7 @@ impl Searcher {
             raw_eval,
             slot,
             cut_node,
+            tt_pv: pv_node || hit.is_some_and(|h| h.pv),
         };
         let score = self.negamax_moves(pos, &mut list, node, alpha, beta);
         self.scratch[ply as usize] = list;
@@ -1573,9 +1643,14 @@ impl Searcher {
                 break;
             }
             if score >= probcut_beta {
-                let stored = depth - (PROBCUT_REDUCTION - 1);
-                self.tt
-                    .store(key, ply, stored, score, Bound::Lower, Some(m));
+                let result = stored(
+                    depth - (PROBCUT_REDUCTION - 1),
+                    score,
+                    Bound::Lower,
+                    Some(m),
+                    false,
+                );
+                self.tt.store(key, ply, result);
                 found = Some(score);
                 break;
             }
@@ -1628,6 +1703,7 @@ impl Searcher {
             slot,
             cut_node,
             rest_pending,
+            tt_pv,
         } = node;
         let excluded = self.excluded[ply as usize];
         let pv_node = beta - alpha > 1;
@@ -1649,6 +1725,8 @@ impl Searcher {
         let pawn = self.pawn_value();
         let capture_reductions = self.on(Technique::CaptureReductions);
         let reduced_depth_pruning = self.on(Technique::ReducedDepthPruning);
+        let capture_futility = self.on(Technique::CaptureFutility);
+        let deeper_or_shallower = self.on(Technique::ResearchDepth);
         for i in 0.. {
             if i == 1 && rest_pending {
                 // The table's move did not cut: the rest now.
@@ -1708,6 +1786,27 @@ impl Searcher {
             child.play_unchecked(m);
             let gives_check = child.in_check();
             let quiet = !tactical && !gives_check;
+            // Futility of a capture: even its victim would leave the static evaluation too
+            // far below alpha.
+            if capture_futility
+                && tactical
+                && !gives_check
+                && !pv_node
+                && !in_check
+                && i > 0
+                && depth <= CAPTURE_FUTILITY_DEPTH
+                && eval != NO_EVAL
+                && best_score > -MATE_BOUND
+                && m.kind() != MoveKind::Promotion
+            {
+                if let Some(k) = pos.captured_kind(m) {
+                    let victim = self.values.get(k).copied().unwrap_or(0);
+                    let (base, slope) = CAPTURE_FUTILITY_MARGIN;
+                    if eval + base + slope * depth as i32 + victim <= alpha {
+                        continue;
+                    }
+                }
+            }
             // Pruning of late quiet moves at small depths, once a move has been searched
             // and no mate is in sight.
             if quiet
@@ -1753,7 +1852,7 @@ impl Searcher {
                     r = i32::from(depth >= 3 && i >= 4 && quiet && !in_check);
                 } else if depth >= 3 && i >= 2 && quiet && !in_check {
                     r = lmr_reduction(depth, i + 1);
-                    if pv_node {
+                    if pv_node || (tt_pv && self.on(Technique::TtPv)) {
                         r -= 1;
                     }
                     if !improving {
@@ -1794,7 +1893,15 @@ impl Searcher {
                 let child_cut = r > 0 || !cut_node;
                 score = -self.negamax(&child, reduced, null_window, ply + 1, child_cut);
                 if score > alpha && r > 0 {
-                    score = -self.negamax(&child, new_depth, null_window, ply + 1, !cut_node);
+                    // How far the reduced search overshot sets the re-search's depth.
+                    let full = if deeper_or_shallower {
+                        research_depth(new_depth, score, best_score)
+                    } else {
+                        new_depth
+                    };
+                    if full > reduced {
+                        score = -self.negamax(&child, full, null_window, ply + 1, !cut_node);
+                    }
                 }
                 if score > alpha && score < beta {
                     score = -self.negamax(&child, new_depth, (-beta, -alpha), ply + 1, false);
@@ -1886,7 +1993,8 @@ impl Searcher {
             };
         }
         let bound = Bound::of(best_score, original_alpha, beta);
-        self.tt.store(key, ply, depth, best_score, bound, best_move);
+        self.tt
+            .store(key, ply, stored(depth, best_score, bound, best_move, tt_pv));
         // The correction history learns from a quiet best move (or none) whose result the
         // bound does not leave on the static evaluation's side.
         if let Some(slot) = slot {
@@ -1934,7 +2042,8 @@ impl Searcher {
             let stand = self.static_eval(pos) + self.correction(slot);
             if stand >= beta {
                 if store {
-                    self.tt.store(key, ply, 0, stand, Bound::Lower, None);
+                    self.tt
+                        .store(key, ply, stored(0, stand, Bound::Lower, None, false));
                 }
                 return stand;
             }
@@ -1982,7 +2091,8 @@ impl Searcher {
         self.scratch[ply as usize] = list;
         if store && !self.stopped {
             let bound = Bound::of(score, alpha_in, beta);
-            self.tt.store(key, ply, 0, score, bound, best_move);
+            self.tt
+                .store(key, ply, stored(0, score, bound, best_move, false));
         }
         score
     }
@@ -2162,7 +2272,7 @@ mod tests {
     /// quiescence search (that sees captures only) by design.
     fn all_on() -> SearchConfig {
         SearchConfig {
-            disabled: Technique::Razoring as u32,
+            disabled: Technique::Razoring as u64,
             ..SearchConfig::default()
         }
     }
@@ -2170,9 +2280,9 @@ mod tests {
     /// The default configuration with one technique switched on (`true`) or off.
     fn switched(t: Technique, on: bool) -> SearchConfig {
         let disabled = if on {
-            Technique::DEFAULT_OFF & !(t as u32)
+            Technique::DEFAULT_OFF & !(t as u64)
         } else {
-            Technique::DEFAULT_OFF | t as u32
+            Technique::DEFAULT_OFF | t as u64
         };
         SearchConfig {
             disabled,
@@ -2233,7 +2343,7 @@ mod tests {
         let mut off = prepared(
             &p,
             SearchConfig {
-                disabled: Technique::CounterMove as u32,
+                disabled: Technique::CounterMove as u64,
                 ..SearchConfig::default()
             },
         );
@@ -2308,7 +2418,7 @@ mod tests {
         s.capture_history[i] = 4000;
         assert_eq!(order(&mut s), p.move_text(other));
         // Switched off, the history is ignored.
-        s.config.disabled = Technique::CaptureHistory as u32;
+        s.config.disabled = Technique::CaptureHistory as u64;
         assert_eq!(order(&mut s), first);
     }
 
@@ -2392,7 +2502,7 @@ mod tests {
         let last = list.last().unwrap().1;
         s.scratch[1] = list;
         assert_eq!(p.move_text(last), "d1d5");
-        let quiescence_nodes = |disabled: u32| {
+        let quiescence_nodes = |disabled: u64| {
             let mut s = prepared(
                 &p,
                 SearchConfig {
@@ -2406,7 +2516,7 @@ mod tests {
         };
         // With SEE the losing capture is not searched: the stand-pat node alone.
         assert_eq!(quiescence_nodes(0), 1);
-        assert!(quiescence_nodes(Technique::See as u32) > 1);
+        assert!(quiescence_nodes(Technique::See as u64) > 1);
     }
 
     #[test]
@@ -2426,7 +2536,7 @@ mod tests {
         assert_eq!(s.quiesce(&p, first - 1, first, 1), first);
         assert_eq!(s.nodes, 1);
         // A deeper entry of the main search is not replaced by a quiescence result.
-        s.tt.store(p.hash(), 1, 5, 7, Bound::Lower, None);
+        s.tt.store(p.hash(), 1, stored(5, 7, Bound::Lower, None, false));
         s.quiesce(&p, alpha, beta, 1);
         assert_eq!(s.tt.probe(p.hash(), 1).unwrap().depth, 5);
         // Switched off, nothing is stored.
@@ -2558,6 +2668,56 @@ mod tests {
     }
 
     #[test]
+    fn capture_futility_prunes_captures_that_cannot_lift_a_lost_position_to_alpha() {
+        // White is a Queen down; its pawn captures win a pawn at most, far short of alpha.
+        let p = pos("q3k3/8/8/2p1p1p1/1P1P1P1P/8/8/4K3 w - - 0 1");
+        let nodes = |on: bool| {
+            let mut s = prepared(&p, switched(Technique::CaptureFutility, on));
+            let score = s.negamax(&p, 3, (299, 300), 1, false);
+            (score, s.nodes)
+        };
+        let ((score_off, off), (score_on, on)) = (nodes(false), nodes(true));
+        assert!(on < off, "{on} nodes with, {off} without");
+        // Both fail low: the pruned captures could not have reached alpha.
+        assert!(score_off < 300 && score_on < 300, "{score_off} {score_on}");
+    }
+
+    #[test]
+    fn a_re_search_goes_deeper_after_a_wide_overshoot_and_shallower_after_a_narrow_one() {
+        // The rule: the margin to go deeper grows two per ply.
+        assert_eq!(research_depth(5, 100 + DEEPER_MARGIN + 11, 100), 6);
+        assert_eq!(research_depth(5, 100 + DEEPER_MARGIN + 10, 100), 5);
+        assert_eq!(research_depth(5, 100 + SHALLOWER_MARGIN, 100), 5);
+        assert_eq!(research_depth(5, 100 + SHALLOWER_MARGIN - 1, 100), 4);
+        assert_eq!(research_depth(0, 100, 100), 0);
+        // Wired into the search: the re-searches change the tree.
+        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        let nodes = |on: bool| {
+            let mut s = prepared(&p, switched(Technique::ResearchDepth, on));
+            s.search(&p, &[], Limits::depth(9));
+            s.nodes
+        };
+        assert_ne!(nodes(true), nodes(false));
+    }
+
+    #[test]
+    fn tt_pv_reduces_less_below_positions_once_on_a_principal_variation() {
+        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        let nodes = |on: bool| {
+            let mut s = prepared(&p, switched(Technique::TtPv, on));
+            let score = s.search(&p, &[], Limits::depth(7)).score;
+            // The root was searched with an open window: the table says so.
+            assert!(s.tt.probe(p.hash(), 1).expect("stored").pv);
+            s.nodes = 0;
+            // Searched again with a null window, one ply deeper than stored.
+            s.negamax(&p, 8, (score - 1, score), 1, false);
+            s.nodes
+        };
+        let (off, on) = (nodes(false), nodes(true));
+        assert!(on > off, "{on} nodes with, {off} without");
+    }
+
+    #[test]
     fn a_double_extension_deepens_a_table_move_far_above_every_other() {
         // White's Queen must take Black's (which checks and is defended by the Rook), or
         // the King steps aside and loses the Queen: the table's move stays far above the rest.
@@ -2629,7 +2789,7 @@ mod tests {
         let searched = |config: SearchConfig, bound: Bound| {
             let mut s = prepared(&p, config);
             assert!(s.static_eval(&p).abs() < 100);
-            s.tt.store(p.hash(), 1, 1, 1000, bound, None);
+            s.tt.store(p.hash(), 1, stored(1, 1000, bound, None, false));
             s.negamax(&p, 3, (beta - 1, beta), 1, false)
         };
         assert_eq!(searched(on.clone(), Bound::Lower), 1000);
@@ -2709,7 +2869,7 @@ mod tests {
         assert_eq!(p.correction_key(), same_pawns.correction_key());
         assert_ne!(p.correction_key(), pawn_moved.correction_key());
         let mut s = prepared(&p, SearchConfig::default());
-        s.config.disabled &= !(Technique::CorrectionHistory as u32);
+        s.config.disabled &= !(Technique::CorrectionHistory as u64);
         let slot = s.correction_slot(&p).expect("switched on");
         assert_eq!(s.correction(Some(slot)), 0);
         // Deep searches that keep finding 40 cp more than the evaluation pull it there.
@@ -2724,7 +2884,7 @@ mod tests {
         }
         assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 2).contains(&s.correction(Some(slot))));
         // Switched off, there is no slot and no correction.
-        s.config.disabled |= Technique::CorrectionHistory as u32;
+        s.config.disabled |= Technique::CorrectionHistory as u64;
         assert_eq!(s.correction_slot(&p), None);
         assert_eq!(s.correction(None), 0);
     }

@@ -37,14 +37,21 @@ struct Entry {
     /// The move's 32 bits as two halves (a `u32` would align the entry to 12 bytes).
     mv: [u16; 2],
     score: i16,
+    /// Depth in the low 7 bits; the high bit says the position was on a principal variation.
     depth: u8,
     /// Bound in the low 2 bits, generation in the high 6.
     flags: u8,
 }
 
+/// The principal-variation bit of [`Entry::depth`].
+const PV_BIT: u8 = 0x80;
+
 impl Entry {
     fn mv(&self) -> u32 {
         self.mv[0] as u32 | (self.mv[1] as u32) << 16
+    }
+    fn depth(&self) -> u32 {
+        u32::from(self.depth & !PV_BIT)
     }
 }
 
@@ -55,7 +62,7 @@ struct Cluster {
     entries: [Entry; 3],
 }
 
-/// A probe result.
+/// A search result as stored, and as a probe returns it.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
     /// Best or refuting move, if one was stored.
@@ -66,6 +73,9 @@ pub struct TtHit {
     pub depth: u32,
     /// Bound type.
     pub bound: Bound,
+    /// Whether the position was on a principal variation when it was stored, or at any
+    /// earlier store of it ([`super::Technique::TtPv`]).
+    pub pv: bool,
 }
 
 impl TtHit {
@@ -155,26 +165,27 @@ impl TranspositionTable {
             .map(|e| TtHit {
                 mv: (e.mv() != 0).then(|| Move::from_raw(e.mv())),
                 score: from_tt(e.score as i32, ply),
-                depth: e.depth as u32,
+                depth: e.depth(),
                 bound: match e.flags & 3 {
                     1 => Bound::Exact,
                     2 => Bound::Lower,
                     _ => Bound::Upper,
                 },
+                pv: e.depth & PV_BIT != 0,
             })
     }
 
-    /// Stores a result, replacing the same position or the shallowest, oldest entry.
+    /// Stores a result of a search `ply` plies from the root, replacing the same position
+    /// or the shallowest, oldest entry. Depths above 127 are stored as 127.
     #[inline]
-    pub fn store(
-        &mut self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        score: i32,
-        bound: Bound,
-        mv: Option<Move>,
-    ) {
+    pub fn store(&mut self, key: u64, ply: u32, result: TtHit) {
+        let TtHit {
+            mv,
+            score,
+            depth,
+            bound,
+            pv,
+        } = result;
         if self.clusters.is_empty() {
             return;
         }
@@ -190,7 +201,7 @@ impl TranspositionTable {
         {
             Some(s) => s,
             None => (0..3)
-                .min_by_key(|&s| c.entries[s].depth as i32 - age(&c.entries[s]))
+                .min_by_key(|&s| c.entries[s].depth() as i32 - age(&c.entries[s]))
                 .unwrap_or(0),
         };
         let e = &mut c.entries[slot];
@@ -203,7 +214,7 @@ impl TranspositionTable {
         };
         *e = Entry {
             key: check,
-            depth: depth.min(255) as u8,
+            depth: depth.min(127) as u8 | if pv { PV_BIT } else { 0 },
             flags: b | generation << 2,
             mv: {
                 let raw = if keep_move {
@@ -244,17 +255,36 @@ mod tests {
     use super::*;
     use crate::Square;
 
+    fn result(depth: u32, score: i32, bound: Bound, mv: Option<Move>, pv: bool) -> TtHit {
+        TtHit {
+            mv,
+            score,
+            depth,
+            bound,
+            pv,
+        }
+    }
+
     #[test]
     fn cluster_is_32_bytes_and_entries_round_trip() {
         assert_eq!(std::mem::size_of::<Cluster>(), 32);
         let mut tt = TranspositionTable::new(1);
         let m = Move::normal(Square(12), Square(28));
-        tt.store(0xdead_beef_1234, 3, 7, -55, Bound::Lower, Some(m));
+        tt.store(
+            0xdead_beef_1234,
+            3,
+            result(7, -55, Bound::Lower, Some(m), true),
+        );
         let hit = tt.probe(0xdead_beef_1234, 3).unwrap();
         assert_eq!(
-            (hit.mv, hit.score, hit.depth, hit.bound),
-            (Some(m), -55, 7, Bound::Lower)
+            (hit.mv, hit.score, hit.depth, hit.bound, hit.pv),
+            (Some(m), -55, 7, Bound::Lower, true)
         );
+        // The principal-variation bit is not part of the depth, and leaves it whole.
+        tt.store(7, 0, result(127, 0, Bound::Exact, None, false));
+        assert_eq!(tt.probe(7, 0).map(|h| (h.depth, h.pv)), Some((127, false)));
+        tt.store(7, 0, result(300, 0, Bound::Exact, None, true));
+        assert_eq!(tt.probe(7, 0).map(|h| (h.depth, h.pv)), Some((127, true)));
         assert!(tt.probe(0xdead_beef_1235, 3).is_none());
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234, 3).is_none());
@@ -264,7 +294,11 @@ mod tests {
     #[test]
     fn mate_scores_are_ply_relative() {
         let mut tt = TranspositionTable::new(1);
-        tt.store(42, 5, 3, super::super::MATE - 9, Bound::Exact, None);
+        tt.store(
+            42,
+            5,
+            result(3, super::super::MATE - 9, Bound::Exact, None, false),
+        );
         // Seen two plies nearer the root, the same mate is two plies further away.
         assert_eq!(tt.probe(42, 3).unwrap().score, super::super::MATE - 7);
     }
