@@ -82,6 +82,11 @@ enum Command {
         /// Seed for the root randomisation.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// An engine configuration (JSON, as `play --white` takes): its techniques, evaluation
+        /// and piece values; this command's --hash, --randomize, --seed and --values apply
+        /// on top. An external engine (`engine:`) is refused.
+        #[arg(long)]
+        config: Option<String>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -766,6 +771,7 @@ pub fn run() -> Result<()> {
             values,
             randomize,
             seed,
+            config: engine_config,
             json,
         } => {
             let limits = match (nodes, depth, movetime) {
@@ -791,6 +797,7 @@ pub fn run() -> Result<()> {
                 position.as_deref(),
                 limits,
                 config,
+                engine_config.as_deref(),
                 values.as_deref(),
                 json,
             )

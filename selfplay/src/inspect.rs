@@ -173,25 +173,52 @@ pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<Opt
 }
 
 /// `variantlab search`: the best move, score, depth, nodes, nps and PV of a position (the
-/// start without one).
+/// start without one), by the default search or an engine configuration's (`engine`, a JSON
+/// file) with `config`'s table size, randomisation and seed.
 #[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
 pub fn search_command(
     kind: VariantKind,
     position: Option<&str>,
     limits: Limits,
-    mut config: SearchConfig,
+    config: SearchConfig,
+    engine: Option<&str>,
     values: Option<&str>,
     json: bool,
 ) -> Result<()> {
     let name = kind.name();
     crate::config::check_hash(config.hash_mib).context("--hash")?;
+    let engine = engine
+        .map(|spec| -> Result<_> {
+            let c = crate::config::EngineConfig::load(spec).context("--config")?;
+            if c.is_external() {
+                bail!("--config {spec}: an external engine cannot run `variantlab search`; give a JSON configuration");
+            }
+            Ok(c)
+        })
+        .transpose()?;
     with_variant!(kind, G => {
         let pos = match position {
             Some(text) => G::from_text(text).with_context(|| format!("reading --position for {name}"))?,
             None => G::start(),
         };
+        let mut config = match &engine {
+            Some(c) => SearchConfig {
+                hash_mib: config.hash_mib,
+                randomize: config.randomize,
+                seed: config.seed,
+                ..c.search_config::<G>(config.seed)?
+            },
+            None => config,
+        };
         if let Some(v) = values {
-            config.values = parse_values(v, &pos.material_kinds())?;
+            // Each piece named here overrides the configuration's value.
+            let named = parse_values(v, &pos.material_kinds())?;
+            config.values.resize(named.len(), None);
+            for (slot, v) in config.values.iter_mut().zip(named) {
+                if v.is_some() {
+                    *slot = v;
+                }
+            }
         }
         let mut searcher = Searcher::new(config);
         let r = searcher.search(&pos, &[], limits);

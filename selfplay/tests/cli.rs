@@ -139,6 +139,38 @@ fn search_prints_a_reproducible_best_move() {
 }
 
 #[test]
+fn search_takes_an_engine_configuration() {
+    let dir = std::env::temp_dir().join(format!("vl-search-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("no-null.json");
+    std::fs::write(&file, r#"{"disable": ["null_move"]}"#).unwrap();
+    let nodes = |extra: &[&str]| {
+        let mut args = vec!["search", "--variant", "chess", "--depth", "7", "--json"];
+        args.extend_from_slice(extra);
+        let o = variantlab(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["nodes"].as_u64().unwrap()
+    };
+    let path = file.to_str().unwrap();
+    // Without the null move the same depth costs another number of nodes, the same each time.
+    assert_ne!(nodes(&[]), nodes(&["--config", path]));
+    assert_eq!(nodes(&["--config", path]), nodes(&["--config", path]));
+    let o = variantlab(&[
+        "search",
+        "--variant",
+        "chess",
+        "--depth",
+        "2",
+        "--config",
+        "engine:/bin/true",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("an external engine"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn search_rejects_bad_limits_and_values() {
     let o = variantlab(&["search", "--variant", "chess"]);
     assert!(stderr(&o).contains("give one limit"), "{}", stderr(&o));
