@@ -583,18 +583,6 @@ fn research_depth(new_depth: u32, score: i32, best_score: i32) -> u32 {
     }
 }
 
-/// A search result for the table: what `depth` plies found (`score`, a `bound` on the true
-/// value, the best or refuting move), and whether the position is on a principal variation.
-fn stored(depth: u32, score: i32, bound: Bound, mv: Option<Move>, pv: bool) -> TtHit {
-    TtHit {
-        mv,
-        score,
-        depth,
-        bound,
-        pv,
-    }
-}
-
 /// Deepest node where captures are pruned by futility ([`Technique::CaptureFutility`]).
 const CAPTURE_FUTILITY_DEPTH: u32 = 6;
 
@@ -1305,8 +1293,11 @@ impl Searcher {
             } else {
                 Bound::Exact
             };
-            self.tt
-                .store(pos.hash(), 0, stored(depth, alpha, bound, Some(b), true));
+            self.tt.store(
+                pos.hash(),
+                0,
+                TtHit::new(depth, alpha, bound, Some(b), true),
+            );
         }
         (alpha, best)
     }
@@ -1643,7 +1634,7 @@ impl Searcher {
                 break;
             }
             if score >= probcut_beta {
-                let result = stored(
+                let result = TtHit::new(
                     depth - (PROBCUT_REDUCTION - 1),
                     score,
                     Bound::Lower,
@@ -1993,8 +1984,11 @@ impl Searcher {
             };
         }
         let bound = Bound::of(best_score, original_alpha, beta);
-        self.tt
-            .store(key, ply, stored(depth, best_score, bound, best_move, tt_pv));
+        self.tt.store(
+            key,
+            ply,
+            TtHit::new(depth, best_score, bound, best_move, tt_pv),
+        );
         // The correction history learns from a quiet best move (or none) whose result the
         // bound does not leave on the static evaluation's side.
         if let Some(slot) = slot {
@@ -2043,7 +2037,7 @@ impl Searcher {
             if stand >= beta {
                 if store {
                     self.tt
-                        .store(key, ply, stored(0, stand, Bound::Lower, None, false));
+                        .store(key, ply, TtHit::new(0, stand, Bound::Lower, None, false));
                 }
                 return stand;
             }
@@ -2092,7 +2086,7 @@ impl Searcher {
         if store && !self.stopped {
             let bound = Bound::of(score, alpha_in, beta);
             self.tt
-                .store(key, ply, stored(0, score, bound, best_move, false));
+                .store(key, ply, TtHit::new(0, score, bound, best_move, false));
         }
         score
     }
@@ -2536,7 +2530,7 @@ mod tests {
         assert_eq!(s.quiesce(&p, first - 1, first, 1), first);
         assert_eq!(s.nodes, 1);
         // A deeper entry of the main search is not replaced by a quiescence result.
-        s.tt.store(p.hash(), 1, stored(5, 7, Bound::Lower, None, false));
+        s.tt.store(p.hash(), 1, TtHit::new(5, 7, Bound::Lower, None, false));
         s.quiesce(&p, alpha, beta, 1);
         assert_eq!(s.tt.probe(p.hash(), 1).unwrap().depth, 5);
         // Switched off, nothing is stored.
@@ -2789,7 +2783,7 @@ mod tests {
         let searched = |config: SearchConfig, bound: Bound| {
             let mut s = prepared(&p, config);
             assert!(s.static_eval(&p).abs() < 100);
-            s.tt.store(p.hash(), 1, stored(1, 1000, bound, None, false));
+            s.tt.store(p.hash(), 1, TtHit::new(1, 1000, bound, None, false));
             s.negamax(&p, 3, (beta - 1, beta), 1, false)
         };
         assert_eq!(searched(on.clone(), Bound::Lower), 1000);

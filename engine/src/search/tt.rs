@@ -79,6 +79,19 @@ pub struct TtHit {
 }
 
 impl TtHit {
+    /// A search result to store: what `depth` plies found (`score`, a `bound` on the true
+    /// value, the best or refuting move), and whether the position is on a principal
+    /// variation.
+    pub fn new(depth: u32, score: i32, bound: Bound, mv: Option<Move>, pv: bool) -> TtHit {
+        TtHit {
+            mv,
+            score,
+            depth,
+            bound,
+            pv,
+        }
+    }
+
     /// Whether the stored score settles a search of the window (`alpha`, `beta`): exact, or
     /// a bound already outside the window.
     pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
@@ -255,16 +268,6 @@ mod tests {
     use super::*;
     use crate::Square;
 
-    fn result(depth: u32, score: i32, bound: Bound, mv: Option<Move>, pv: bool) -> TtHit {
-        TtHit {
-            mv,
-            score,
-            depth,
-            bound,
-            pv,
-        }
-    }
-
     #[test]
     fn cluster_is_32_bytes_and_entries_round_trip() {
         assert_eq!(std::mem::size_of::<Cluster>(), 32);
@@ -273,7 +276,7 @@ mod tests {
         tt.store(
             0xdead_beef_1234,
             3,
-            result(7, -55, Bound::Lower, Some(m), true),
+            TtHit::new(7, -55, Bound::Lower, Some(m), true),
         );
         let hit = tt.probe(0xdead_beef_1234, 3).unwrap();
         assert_eq!(
@@ -281,9 +284,9 @@ mod tests {
             (Some(m), -55, 7, Bound::Lower, true)
         );
         // The principal-variation bit is not part of the depth, and leaves it whole.
-        tt.store(7, 0, result(127, 0, Bound::Exact, None, false));
+        tt.store(7, 0, TtHit::new(127, 0, Bound::Exact, None, false));
         assert_eq!(tt.probe(7, 0).map(|h| (h.depth, h.pv)), Some((127, false)));
-        tt.store(7, 0, result(300, 0, Bound::Exact, None, true));
+        tt.store(7, 0, TtHit::new(300, 0, Bound::Exact, None, true));
         assert_eq!(tt.probe(7, 0).map(|h| (h.depth, h.pv)), Some((127, true)));
         assert!(tt.probe(0xdead_beef_1235, 3).is_none());
         tt.clear();
@@ -297,7 +300,7 @@ mod tests {
         tt.store(
             42,
             5,
-            result(3, super::super::MATE - 9, Bound::Exact, None, false),
+            TtHit::new(3, super::super::MATE - 9, Bound::Exact, None, false),
         );
         // Seen two plies nearer the root, the same mate is two plies further away.
         assert_eq!(tt.probe(42, 3).unwrap().score, super::super::MATE - 7);
