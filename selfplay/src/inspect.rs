@@ -205,7 +205,6 @@ pub fn search_command(
             Some(c) => SearchConfig {
                 hash_mib: config.hash_mib,
                 randomize: config.randomize,
-                seed: config.seed,
                 ..c.search_config::<G>(config.seed)?
             },
             None => config,

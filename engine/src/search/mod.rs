@@ -782,6 +782,19 @@ impl Searcher {
         ((raw as u32).wrapping_mul(0x9e37_79b1) >> (32 - PIECE_KEYS.trailing_zeros())) as u16
     }
 
+    /// What a capture that promotes nothing wins outright: its victim's value. `None` for a
+    /// promotion (it wins more than the victim) or a move that takes nothing: the bound both
+    /// futility prunings of captures (delta pruning, [`Technique::CaptureFutility`]) add to
+    /// the evaluation.
+    #[inline]
+    fn victim_value<G: Game>(&self, pos: &G, m: Move) -> Option<i32> {
+        if m.kind() == MoveKind::Promotion {
+            return None;
+        }
+        let k = pos.captured_kind(m)?;
+        Some(self.values.get(k).copied().unwrap_or(0))
+    }
+
     /// Index of a tactical move in the capture history.
     #[inline]
     fn capture_index<G: Game>(&self, pos: &G, m: Move) -> usize {
@@ -1788,10 +1801,8 @@ impl Searcher {
                 && depth <= CAPTURE_FUTILITY_DEPTH
                 && eval != NO_EVAL
                 && best_score > -MATE_BOUND
-                && m.kind() != MoveKind::Promotion
             {
-                if let Some(k) = pos.captured_kind(m) {
-                    let victim = self.values.get(k).copied().unwrap_or(0);
+                if let Some(victim) = self.victim_value(pos, m) {
                     let (base, slope) = CAPTURE_FUTILITY_MARGIN;
                     if eval + base + slope * depth as i32 + victim <= alpha {
                         continue;
@@ -2062,10 +2073,11 @@ impl Searcher {
         list.clear();
         for &m in moves.as_ref() {
             if pos.is_tactical(m) {
-                if let (Some(base), Some(k)) = (delta, pos.captured_kind(m)) {
-                    let victim = self.values.get(k).copied().unwrap_or(0);
-                    if m.kind() != MoveKind::Promotion && base.saturating_add(victim) <= alpha {
-                        continue;
+                if let Some(base) = delta {
+                    if let Some(victim) = self.victim_value(pos, m) {
+                        if base.saturating_add(victim) <= alpha {
+                            continue;
+                        }
                     }
                 }
                 let key = order_key(pos.tactical_order(m, &self.values) as i64, list.len());
@@ -2256,6 +2268,10 @@ mod tests {
     use crate::variants::Chess;
 
     type P = Position<Chess>;
+
+    /// A quiet middlegame (Queen's Gambit structure, both sides castled): the position the
+    /// tests of whole-tree effects search.
+    const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8";
 
     fn pos(text: &str) -> P {
         P::from_text(text).unwrap()
@@ -2649,7 +2665,7 @@ mod tests {
 
     #[test]
     fn reduced_depth_pruning_prunes_late_quiet_moves_of_a_deep_node_far_below_alpha() {
-        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        let p = pos(MIDDLEGAME);
         let nodes = |on: bool| {
             let mut s = prepared(&p, switched(Technique::ReducedDepthPruning, on));
             s.negamax(&p, 8, (799, 800), 1, false);
@@ -2685,7 +2701,7 @@ mod tests {
         assert_eq!(research_depth(5, 100 + SHALLOWER_MARGIN - 1, 100), 4);
         assert_eq!(research_depth(0, 100, 100), 0);
         // Wired into the search: the re-searches change the tree.
-        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        let p = pos(MIDDLEGAME);
         let nodes = |on: bool| {
             let mut s = prepared(&p, switched(Technique::ResearchDepth, on));
             s.search(&p, &[], Limits::depth(9));
@@ -2696,7 +2712,7 @@ mod tests {
 
     #[test]
     fn tt_pv_reduces_less_below_positions_once_on_a_principal_variation() {
-        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        let p = pos(MIDDLEGAME);
         let nodes = |on: bool| {
             let mut s = prepared(&p, switched(Technique::TtPv, on));
             let score = s.search(&p, &[], Limits::depth(7)).score;
@@ -2796,7 +2812,7 @@ mod tests {
 
     #[test]
     fn cut_node_reductions_act_only_at_expected_cut_nodes() {
-        let p = pos("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8");
+        let p = pos(MIDDLEGAME);
         // The same null-window node searched as an expected cut node and as an all node
         // (which makes its first reply the expected cut node).
         let nodes = |config: SearchConfig, cut_node: bool| {
