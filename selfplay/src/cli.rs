@@ -271,7 +271,8 @@ pub struct PlayArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// `random-plies:P` or a file of positions, one per line.
+    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P` (a near-even
+    /// trade made, then P random plies) or a file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Engine A (White in the first game of each pair): `default`, a JSON file, or
@@ -516,7 +517,8 @@ pub struct StudyArgs {
     /// Variants to study, comma-separated (default: all; with --variant-file, its variant).
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
-    /// Openings: `random-plies:P` or a file of positions, one per line.
+    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P` (a near-even
+    /// trade made, then P random plies) or a file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
@@ -591,7 +593,8 @@ pub struct SprtArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Openings: `random-plies:P` or a file.
+    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P` (a near-even
+    /// trade made, then P random plies) or a file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
@@ -687,6 +690,11 @@ pub struct ValuesArgs {
     /// Regression, balanced, tuned: tournament folders played with --record-moves.
     #[arg(long, num_args = 1..)]
     from: Vec<PathBuf>,
+    /// Regression, balanced, tuned: the openings of the recorded self-play games (as for
+    /// `play`); `trades:P` starts every game with a near-even trade made, which measures the
+    /// heavy pieces far better by `balanced`.
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
+    openings: String,
     /// Nodes per move.
     #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
@@ -729,6 +737,7 @@ fn values(a: ValuesArgs) -> Result<()> {
         pairs: a.pairs,
         games: a.games,
         from: a.from,
+        openings: a.openings,
         nodes: a.nodes,
         threads,
         seed: a.seed,

@@ -7,12 +7,19 @@
 //! White's score over all games was 0.544 against 0.505 over the others: the first-move
 //! advantage that study reported was mostly the openings'. `balanced-plies:P` keeps only
 //! random lines that a 2000-node search scores within ±100 centipawns.
+//!
+//! Why trade openings (`trades:P`): the `balanced` piece values are the exchange rates at which
+//! a game stays even, and ordinary games seldom trade a Queen for anything but a Queen, so the
+//! heaviest pieces are the least measured. A trade opening starts with a near-even trade
+//! already made (a Queen against a Rook, a Knight and a Pawn; a Rook against a Bishop and two
+//! Pawns), drawn from [`even_trades`], then `P` random plies.
 
 use anyhow::{bail, Context, Result};
 use variantlab_engine::game::{outcome, random_move, Game};
 use variantlab_engine::moves::MoveBuf;
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};
 use variantlab_engine::zobrist::SplitMix64;
+use variantlab_engine::Color;
 
 /// Nodes of the search that judges a balanced opening.
 pub const BALANCE_NODES: u64 = 2000;
@@ -21,10 +28,16 @@ pub const BALANCE_WITHIN_CP: i32 = 100;
 /// Random lines tried for one balanced opening before the most balanced one so far is taken.
 const BALANCE_TRIES: u32 = 64;
 
-/// Whether an openings spec plays moves from the start (its games record the moves), rather
-/// than naming a file of positions.
+/// Whether an openings spec plays moves from the start (its games record the opening as
+/// those moves), rather than recording each game's start as a position text.
 pub fn plays_from_start(spec: &str) -> bool {
     spec.starts_with("random-plies:") || spec.starts_with("balanced-plies:")
+}
+
+/// Whether an openings spec is made up by the program (random lines, trades), rather than
+/// naming a file of positions.
+pub fn is_generated(spec: &str) -> bool {
+    plays_from_start(spec) || spec.starts_with("trades:")
 }
 
 /// Where games start.
@@ -41,8 +54,100 @@ pub enum Openings {
         /// Largest accepted score, centipawns, either side.
         within_cp: i32,
     },
+    /// The start with a near-even trade made (one of [`even_trades`], drawn per pair, and
+    /// which side gave up the single piece), then this many random legal plies, redrawn as
+    /// for `Balanced` until a search scores the position within the trade's imbalance (at
+    /// the default values) and [`BALANCE_WITHIN_CP`]; recorded as the position's text.
+    Trades(u32),
     /// Position texts, one per line of a file (used in turn, cycling).
     Positions(Vec<String>),
+}
+
+/// A trade made before a game starts: one side gives up one piece of kind `one`, the other
+/// the pieces of kinds `others` (material kinds, [`Game::material_kinds`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trade {
+    /// The single piece's kind.
+    pub one: usize,
+    /// The kinds the other side gives up (repeated for several pieces of a kind).
+    pub others: Vec<usize>,
+}
+
+/// Most pieces the other side of a trade gives up.
+const TRADE_PIECES: usize = 3;
+
+/// The near-even trades of the variant's start position: one piece against one to
+/// [`TRADE_PIECES`] pieces of other kinds whose default values (from
+/// [`Game::material_kinds`]) sum to within the cheapest kind's value of it, and which the
+/// start position can give up (both sides, and not leaving a side in check). A one-for-one
+/// trade is listed once, with the dearer (or, at equal value, the later) kind as `one`.
+/// The window is one cheapest piece, the band of positions the `balanced` piece values fit.
+pub fn even_trades<G: Game>() -> Vec<Trade> {
+    let start = G::start();
+    let values: Vec<i32> = start.material_kinds().iter().map(|k| k.1).collect();
+    let Some(&cheapest) = values.iter().filter(|&&v| v > 0).min() else {
+        return Vec::new();
+    };
+    let window = cheapest;
+    let mut out = Vec::new();
+    for one in 0..values.len() {
+        if values[one] <= 0 {
+            continue;
+        }
+        let mut others = Vec::new();
+        let mut found = Vec::new();
+        multisets(&values, one, 0, &mut others, &mut found);
+        for others in found {
+            let sum: i32 = others.iter().map(|&k| values[k]).sum();
+            let single_twice = others.len() == 1 && {
+                let b = others[0];
+                values[b] > values[one] || (values[b] == values[one] && b > one)
+            };
+            let trade = Trade { one, others };
+            if (sum - values[one]).abs() <= window
+                && !single_twice
+                && trade_start::<G>(&trade, Color::White).is_some()
+                && trade_start::<G>(&trade, Color::Black).is_some()
+            {
+                out.push(trade);
+            }
+        }
+    }
+    out
+}
+
+/// Every multiset of up to [`TRADE_PIECES`] kinds other than `one`, in non-decreasing kind
+/// order from `from`, each of positive value.
+fn multisets(
+    values: &[i32],
+    one: usize,
+    from: usize,
+    cur: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
+    if !cur.is_empty() {
+        out.push(cur.clone());
+    }
+    if cur.len() == TRADE_PIECES {
+        return;
+    }
+    for k in from..values.len() {
+        if k != one && values[k] > 0 {
+            cur.push(k);
+            multisets(values, one, k, cur, out);
+            cur.pop();
+        }
+    }
+}
+
+/// The start position after `trade`, `giver` giving up the single piece and the other side
+/// the rest; `None` where the start cannot lose those pieces.
+pub fn trade_start<G: Game>(trade: &Trade, giver: Color) -> Option<G> {
+    let mut pos = G::start().without_material(giver, trade.one)?;
+    for &k in &trade.others {
+        pos = pos.without_material(!giver, k)?;
+    }
+    Some(pos)
 }
 
 impl Openings {
@@ -71,6 +176,21 @@ impl Openings {
                 }
             };
             return Ok(Openings::Balanced { plies, within_cp });
+        }
+        if let Some(p) = spec.strip_prefix("trades:") {
+            let plies: u32 = p
+                .parse()
+                .with_context(|| format!("--openings trades:{p}: not a number of plies"))?;
+            if plies > 200 {
+                bail!("--openings trades:{plies}: at most 200 plies");
+            }
+            if even_trades::<G>().is_empty() {
+                bail!(
+                    "--openings trades:{plies}: {} has no near-even trades its start position can make (the variant cannot remove pieces from it)",
+                    G::start().variant_name()
+                );
+            }
+            return Ok(Openings::Trades(plies));
         }
         if let Some(p) = spec.strip_prefix("random-plies:") {
             let plies: u32 = p
@@ -118,32 +238,65 @@ impl Openings {
             }
             Openings::RandomPlies(plies) => {
                 let mut rng = SplitMix64(seed ^ 0x6f70_656e_696e_6773);
-                let (pos, line, _) = random_line::<G>(&mut rng, *plies);
+                let (pos, line, _) = random_line(&G::start(), &mut rng, *plies);
                 (pos, line)
+            }
+            Openings::Trades(plies) => {
+                let mut rng = SplitMix64(seed ^ 0x7472_6164_6573);
+                let trades = even_trades::<G>();
+                let trade = &trades[(rng.next() % trades.len() as u64) as usize];
+                let giver = if rng.next() & 1 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let base: G = trade_start(trade, giver)
+                    .expect("even_trades lists only trades the start can make");
+                // The random plies may not hang a piece: the line is judged as a balanced
+                // opening's, within the trade's own imbalance at the default values.
+                let values: Vec<i32> = base.material_kinds().iter().map(|k| k.1).collect();
+                let gap = (trade.others.iter().map(|&k| values[k]).sum::<i32>()
+                    - values[trade.one])
+                    .abs();
+                let (pos, _) = balanced_line(&base, &mut rng, *plies, gap + BALANCE_WITHIN_CP);
+                let text = pos.to_text();
+                (pos, text)
             }
             Openings::Balanced { plies, within_cp } => {
                 let mut rng = SplitMix64(seed ^ 0x6261_6c61_6e63_6564);
-                let mut judge = balance_judge();
-                let mut best: Option<(i32, G, String)> = None;
-                for _ in 0..BALANCE_TRIES {
-                    let (pos, line, history) = random_line::<G>(&mut rng, *plies);
-                    judge.clear();
-                    let score = judge
-                        .search(&pos, &history, Limits::nodes(BALANCE_NODES))
-                        .score
-                        .abs();
-                    if score <= *within_cp {
-                        return (pos, line);
-                    }
-                    if best.as_ref().is_none_or(|b| score < b.0) {
-                        best = Some((score, pos, line));
-                    }
-                }
-                let (_, pos, line) = best.expect("at least one try");
-                (pos, line)
+                balanced_line(&G::start(), &mut rng, *plies, *within_cp)
             }
         }
     }
+}
+
+/// Random lines of `plies` plies from `base` (as [`random_line`]), drawn again until the
+/// judging search ([`balance_judge`]) scores one within `within_cp` centipawns; after
+/// [`BALANCE_TRIES`] lines, the most balanced one.
+fn balanced_line<G: Game>(
+    base: &G,
+    rng: &mut SplitMix64,
+    plies: u32,
+    within_cp: i32,
+) -> (G, String) {
+    let mut judge = balance_judge();
+    let mut best: Option<(i32, G, String)> = None;
+    for _ in 0..BALANCE_TRIES {
+        let (pos, line, history) = random_line(base, rng, plies);
+        judge.clear();
+        let score = judge
+            .search(&pos, &history, Limits::nodes(BALANCE_NODES))
+            .score
+            .abs();
+        if score <= within_cp {
+            return (pos, line);
+        }
+        if best.as_ref().is_none_or(|b| score < b.0) {
+            best = Some((score, pos, line));
+        }
+    }
+    let (_, pos, line) = best.expect("at least one try");
+    (pos, line)
 }
 
 /// The searcher that scores a candidate balanced opening: the default engine with a small
@@ -155,11 +308,11 @@ pub fn balance_judge() -> Searcher {
     })
 }
 
-/// `plies` random legal plies from the start, drawn again until the game is not over after
+/// `plies` random legal plies from `base`, drawn again until the game is not over after
 /// them: the position, the moves' text and the hashes of the positions before it.
-fn random_line<G: Game>(rng: &mut SplitMix64, plies: u32) -> (G, String, Vec<u64>) {
+fn random_line<G: Game>(base: &G, rng: &mut SplitMix64, plies: u32) -> (G, String, Vec<u64>) {
     loop {
-        let mut pos = G::start();
+        let mut pos = base.clone();
         let mut line = Vec::new();
         let mut history = Vec::new();
         for _ in 0..plies {
@@ -243,5 +396,79 @@ mod tests {
         }
         // The filter is not a no-op: plain random lines differ from the kept ones.
         assert!(redrawn > 0);
+    }
+
+    #[test]
+    fn chess_trades_are_the_even_ones_and_their_openings_hold_them() {
+        let start = Chess::start();
+        let kinds = start.material_kinds();
+        let name = |t: &Trade| {
+            let mut o: Vec<&str> = t.others.iter().map(|&k| kinds[k].0).collect();
+            o.sort_unstable();
+            format!("{} = {}", kinds[t.one].0, o.join(" + "))
+        };
+        let trades = even_trades::<Chess>();
+        let names: Vec<String> = trades.iter().map(name).collect();
+        for want in [
+            "knight = pawn + pawn + pawn",
+            "bishop = knight",
+            "rook = knight + pawn + pawn",
+            "queen = knight + pawn + rook",
+            "queen = bishop + rook",
+        ] {
+            assert!(names.iter().any(|n| n == want), "{want} missing: {names:?}");
+        }
+        // Within one pawn, never uneven, each one-for-one once.
+        for bad in ["knight = bishop", "queen = rook + rook", "rook = pawn"] {
+            assert!(!names.iter().any(|n| n == bad), "{bad}: {names:?}");
+        }
+        for t in &trades {
+            let sum: i32 = t.others.iter().map(|&k| kinds[k].1).sum();
+            assert!((sum - kinds[t.one].1).abs() <= kinds[0].1, "{}", name(t));
+        }
+        // Each opening has one of the trades made, in either direction, before its plies;
+        // the recorded text is the position, and the same pair and seed give the same one.
+        let material = |p: &Chess| p.material();
+        let full = material(&start);
+        let mut givers = [0; 2];
+        for pair in 0..24 {
+            let (pos, text) = Openings::Trades(0).opening::<Chess>(pair, 77 + pair);
+            assert_eq!(Chess::from_text(&text).unwrap().hash(), pos.hash());
+            let m = material(&pos);
+            let lost = |c: usize| -> Vec<i32> {
+                (0..kinds.len())
+                    .map(|k| i32::from(full[c][k]) - i32::from(m[c][k]))
+                    .collect()
+            };
+            let made = trades.iter().any(|t| {
+                (0..2).any(|g| {
+                    let mut one = vec![0; kinds.len()];
+                    one[t.one] = 1;
+                    let mut others = vec![0; kinds.len()];
+                    t.others.iter().for_each(|&k| others[k] += 1);
+                    let hit = lost(g) == one && lost(1 - g) == others;
+                    givers[g] += usize::from(hit);
+                    hit
+                })
+            });
+            assert!(made, "pair {pair}: {text}");
+            let (again, again_text) = Openings::Trades(6).opening::<Chess>(pair, 77 + pair);
+            assert_eq!(
+                Openings::Trades(6).opening::<Chess>(pair, 77 + pair).1,
+                again_text
+            );
+            assert_eq!(Chess::from_text(&again_text).unwrap().hash(), again.hash());
+        }
+        assert!(givers[0] > 0 && givers[1] > 0, "{givers:?}");
+        assert!(Openings::parse::<Chess>("trades:6").is_ok());
+        let err = Openings::parse::<Chess>("trades:x")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("trades:x"), "{err}");
+        let err = Openings::parse::<variantlab_engine::variants::gateway::Gateway>("trades:4")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no near-even trades"), "{err}");
+        assert!(is_generated("trades:4") && !plays_from_start("trades:4"));
     }
 }

@@ -156,7 +156,7 @@ impl RunConfig {
     /// # Errors
     /// An unreadable file.
     pub fn with_openings_checksum(mut self) -> Result<RunConfig> {
-        if !crate::openings::plays_from_start(&self.openings) {
+        if !crate::openings::is_generated(&self.openings) {
             let bytes = std::fs::read(&self.openings)
                 .with_context(|| format!("reading openings file {}", self.openings))?;
             self.openings_checksum = Some(fnv1a_hex(&bytes));

@@ -247,7 +247,7 @@ fn odds_elo<G: Game>(
 fn random_plies<G: Game>(base: G, openings: &Openings, seed: u64) -> G {
     match openings {
         // The handicap is the imbalance under study: no balance filter here.
-        Openings::RandomPlies(p) | Openings::Balanced { plies: p, .. } => {
+        Openings::RandomPlies(p) | Openings::Balanced { plies: p, .. } | Openings::Trades(p) => {
             let mut rng = variantlab_engine::zobrist::SplitMix64(seed);
             let mut pos = base;
             for _ in 0..*p {
@@ -819,6 +819,8 @@ pub struct ValuesJob {
     pub games: u64,
     /// Regression: tournament folders played with recorded moves.
     pub from: Vec<PathBuf>,
+    /// The openings of the self-play games recorded when `from` is empty.
+    pub openings: String,
     /// Nodes per move.
     pub nodes: u64,
     /// Worker threads.
@@ -876,7 +878,10 @@ pub fn command(job: &ValuesJob) -> Result<()> {
                 threads,
                 quiet: job.quiet,
             };
-            let config = RunConfig::self_play(kind.name(), job.games, job.nodes, job.seed, threads);
+            let config = RunConfig {
+                openings: job.openings.clone(),
+                ..RunConfig::self_play(kind.name(), job.games, job.nodes, job.seed, threads)
+            };
             if tournament::resume_or_replace(&dir, &config, job.force)? {
                 tournament::resume(&dir, &opts)?;
             } else {
