@@ -21,6 +21,7 @@ pub mod sprt;
 pub mod stats;
 pub mod study;
 pub mod tournament;
+pub mod trade_scores;
 pub mod tune;
 pub mod tuned_values;
 pub mod uci;

@@ -910,6 +910,25 @@ pub fn command(job: &ValuesJob) -> Result<()> {
         }
         if wants("balanced") {
             rows.extend(balanced(&runs, &kinds, unit)?);
+            // Games from trade openings also say how each trade scored.
+            let trades = with_variant!(kind, G => crate::trade_scores::of_runs::<G>(&dirs))?;
+            if !trades.is_empty() {
+                let path = out.join("trades.csv");
+                crate::trade_scores::write_csv(&path, &trades)?;
+                for t in &trades {
+                    let (lo, hi) = t.interval;
+                    out!(
+                        "{:<44} {:.3} [{lo:.3}, {hi:.3}]  ({} games)",
+                        t.trade,
+                        t.score,
+                        t.games
+                    );
+                }
+                out!(
+                    "(the score of each trade's first side) wrote {}",
+                    path.display()
+                );
+            }
         }
         if wants("tuned") {
             let settings = crate::tuned_values::TunedSettings {

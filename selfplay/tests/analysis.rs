@@ -407,3 +407,61 @@ fn values_can_be_measured_in_another_unit() {
         assert!(!out.join("piece_values.csv").exists(), "nothing written");
     }
 }
+
+#[test]
+fn values_from_trade_openings_score_each_trade() {
+    let out = tmp("trades");
+    let o = variantlab(&[
+        "values",
+        "--variant",
+        "chess",
+        "--method",
+        "balanced",
+        "--games",
+        "24",
+        "--nodes",
+        "200",
+        "--openings",
+        "trades:4",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("selfplay/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(run["openings"], "trades:4");
+    let rows = csv_rows(&out.join("trades.csv"));
+    assert_eq!(rows[0][..3], ["trade", "games", "score"]);
+    let games: u64 = rows[1..].iter().map(|r| r[1].parse::<u64>().unwrap()).sum();
+    // Every game starts with a trade made (random plies may add a capture to it).
+    assert_eq!(games, 24, "{rows:?}");
+    for r in &rows[1..] {
+        assert!(r[0].contains(" against "), "{r:?}");
+        let (s, lo, hi): (f64, f64, f64) = (
+            r[2].parse().unwrap(),
+            r[3].parse().unwrap(),
+            r[4].parse().unwrap(),
+        );
+        assert!(lo <= s && s <= hi && (0.0..=1.0).contains(&s), "{r:?}");
+    }
+    // A variant that cannot remove pieces says so.
+    let o = variantlab(&[
+        "values",
+        "--variant",
+        "gateway",
+        "--method",
+        "balanced",
+        "--games",
+        "2",
+        "--openings",
+        "trades:4",
+        "--out",
+        tmp("trades-gw").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no near-even trades"));
+}
