@@ -54,11 +54,20 @@ pub enum Openings {
         /// Largest accepted score, centipawns, either side.
         within_cp: i32,
     },
-    /// The start with a near-even trade made (one of [`even_trades`], drawn per pair, and
-    /// which side gave up the single piece), then this many random legal plies, redrawn as
-    /// for `Balanced` until a search scores the position within the trade's imbalance (at
-    /// the default values) and [`BALANCE_WITHIN_CP`]; recorded as the position's text.
-    Trades(u32),
+    /// A near-even trade made (one of [`even_trades`], drawn per pair, and which side gave
+    /// up the single piece), redrawn as for `Balanced` until a search scores the position
+    /// within the trade's imbalance (at the default values) and [`BALANCE_WITHIN_CP`];
+    /// recorded as the position's text. With no engine plies the trade is made at the start
+    /// and `plies` random plies follow; with some, `plies` random plies and then
+    /// `engine_plies` moves of the judging search ([`balance_judge`], [`BALANCE_NODES`] a
+    /// move) come first and the trade is made there, in a developed position, as trades
+    /// happen in games.
+    Trades {
+        /// Random plies.
+        plies: u32,
+        /// Plies the judging search plays before the trade.
+        engine_plies: u32,
+    },
     /// Position texts, one per line of a file (used in turn, cycling).
     Positions(Vec<String>),
 }
@@ -143,7 +152,12 @@ fn multisets(
 /// The start position after `trade`, `giver` giving up the single piece and the other side
 /// the rest; `None` where the start cannot lose those pieces.
 pub fn trade_start<G: Game>(trade: &Trade, giver: Color) -> Option<G> {
-    let mut pos = G::start().without_material(giver, trade.one)?;
+    make_trade(&G::start(), trade, giver)
+}
+
+/// `pos` after `trade` ([`trade_start`]); `None` where it cannot lose those pieces.
+fn make_trade<G: Game>(pos: &G, trade: &Trade, giver: Color) -> Option<G> {
+    let mut pos = pos.without_material(giver, trade.one)?;
     for &k in &trade.others {
         pos = pos.without_material(!giver, k)?;
     }
@@ -177,20 +191,28 @@ impl Openings {
             };
             return Ok(Openings::Balanced { plies, within_cp });
         }
-        if let Some(p) = spec.strip_prefix("trades:") {
-            let plies: u32 = p
-                .parse()
-                .with_context(|| format!("--openings trades:{p}: not a number of plies"))?;
-            if plies > 200 {
-                bail!("--openings trades:{plies}: at most 200 plies");
-            }
+        if let Some(rest) = spec.strip_prefix("trades:") {
+            let (p, e) = rest.split_once(':').unwrap_or((rest, "0"));
+            let number = |t: &str, what: &str| -> Result<u32> {
+                let n: u32 = t.parse().with_context(|| {
+                    format!("--openings trades:{rest}: '{t}' is not a number of {what}")
+                })?;
+                if n > 200 {
+                    bail!("--openings trades:{rest}: at most 200 {what}");
+                }
+                Ok(n)
+            };
+            let (plies, engine_plies) = (number(p, "plies")?, number(e, "engine plies")?);
             if even_trades::<G>().is_empty() {
                 bail!(
-                    "--openings trades:{plies}: {} has no near-even trades its start position can make (the variant cannot remove pieces from it)",
+                    "--openings trades:{rest}: {} has no near-even trades its start position can make (the variant cannot remove pieces from it)",
                     G::start().variant_name()
                 );
             }
-            return Ok(Openings::Trades(plies));
+            return Ok(Openings::Trades {
+                plies,
+                engine_plies,
+            });
         }
         if let Some(p) = spec.strip_prefix("random-plies:") {
             let plies: u32 = p
@@ -241,7 +263,10 @@ impl Openings {
                 let (pos, line, _) = random_line(&G::start(), &mut rng, *plies);
                 (pos, line)
             }
-            Openings::Trades(plies) => {
+            Openings::Trades {
+                plies,
+                engine_plies,
+            } => {
                 let mut rng = SplitMix64(seed ^ 0x7472_6164_6573);
                 let trades = even_trades::<G>();
                 let trade = &trades[(rng.next() % trades.len() as u64) as usize];
@@ -250,15 +275,20 @@ impl Openings {
                 } else {
                     Color::Black
                 };
-                let base: G = trade_start(trade, giver)
-                    .expect("even_trades lists only trades the start can make");
-                // The random plies may not hang a piece: the line is judged as a balanced
+                // The plies may not hang a piece: the position is judged as a balanced
                 // opening's, within the trade's own imbalance at the default values.
-                let values: Vec<i32> = base.material_kinds().iter().map(|k| k.1).collect();
+                let values: Vec<i32> = G::start().material_kinds().iter().map(|k| k.1).collect();
                 let gap = (trade.others.iter().map(|&k| values[k]).sum::<i32>()
                     - values[trade.one])
                     .abs();
-                let (pos, _) = balanced_line(&base, &mut rng, *plies, gap + BALANCE_WITHIN_CP);
+                let within = gap + BALANCE_WITHIN_CP;
+                let pos = if *engine_plies == 0 {
+                    let base: G = trade_start(trade, giver)
+                        .expect("even_trades lists only trades the start can make");
+                    balanced_line(&base, &mut rng, *plies, within).0
+                } else {
+                    traded_later(&mut rng, trade, giver, *plies, *engine_plies, within)
+                };
                 let text = pos.to_text();
                 (pos, text)
             }
@@ -297,6 +327,61 @@ fn balanced_line<G: Game>(
     }
     let (_, pos, line) = best.expect("at least one try");
     (pos, line)
+}
+
+/// `plies` random plies from the start, `engine_plies` moves of the judging search, then
+/// `trade` made there, redrawn until the judge scores the result within `within_cp` (after
+/// [`BALANCE_TRIES`] tries, the most balanced; the start with the trade made if no try could
+/// make it, every piece of a kind having been taken).
+fn traded_later<G: Game>(
+    rng: &mut SplitMix64,
+    trade: &Trade,
+    giver: Color,
+    plies: u32,
+    engine_plies: u32,
+    within_cp: i32,
+) -> G {
+    let mut judge = balance_judge();
+    let mut best: Option<(i32, G)> = None;
+    for _ in 0..BALANCE_TRIES {
+        let (mut pos, _, mut history) = random_line(&G::start(), rng, plies);
+        for _ in 0..engine_plies {
+            judge.clear();
+            let Some(m) = judge
+                .search(&pos, &history, Limits::nodes(BALANCE_NODES))
+                .best
+            else {
+                break;
+            };
+            history.push(pos.hash());
+            pos.play_unchecked(m);
+            if outcome(&pos, &history).is_some() {
+                break;
+            }
+        }
+        let Some(traded) = make_trade(&pos, trade, giver) else {
+            continue;
+        };
+        let mut moves = G::Moves::default();
+        traded.legal_moves(&mut moves);
+        if moves.is_empty() {
+            continue;
+        }
+        judge.clear();
+        let score = judge
+            .search(&traded, &[], Limits::nodes(BALANCE_NODES))
+            .score
+            .abs();
+        if score <= within_cp {
+            return traded;
+        }
+        if best.as_ref().is_none_or(|b| score < b.0) {
+            best = Some((score, traded));
+        }
+    }
+    best.map(|b| b.1).unwrap_or_else(|| {
+        trade_start(trade, giver).expect("even_trades lists only trades the start can make")
+    })
 }
 
 /// The searcher that scores a candidate balanced opening: the default engine with a small
@@ -432,7 +517,11 @@ mod tests {
         let full = material(&start);
         let mut givers = [0; 2];
         for pair in 0..24 {
-            let (pos, text) = Openings::Trades(0).opening::<Chess>(pair, 77 + pair);
+            let (pos, text) = Openings::Trades {
+                plies: 0,
+                engine_plies: 0,
+            }
+            .opening::<Chess>(pair, 77 + pair);
             assert_eq!(Chess::from_text(&text).unwrap().hash(), pos.hash());
             let m = material(&pos);
             let lost = |c: usize| -> Vec<i32> {
@@ -452,15 +541,49 @@ mod tests {
                 })
             });
             assert!(made, "pair {pair}: {text}");
-            let (again, again_text) = Openings::Trades(6).opening::<Chess>(pair, 77 + pair);
+            let (again, again_text) = Openings::Trades {
+                plies: 6,
+                engine_plies: 0,
+            }
+            .opening::<Chess>(pair, 77 + pair);
             assert_eq!(
-                Openings::Trades(6).opening::<Chess>(pair, 77 + pair).1,
+                Openings::Trades {
+                    plies: 6,
+                    engine_plies: 0
+                }
+                .opening::<Chess>(pair, 77 + pair)
+                .1,
                 again_text
             );
             assert_eq!(Chess::from_text(&again_text).unwrap().hash(), again.hash());
         }
         assert!(givers[0] > 0 && givers[1] > 0, "{givers:?}");
-        assert!(Openings::parse::<Chess>("trades:6").is_ok());
+        assert_eq!(
+            Openings::parse::<Chess>("trades:6").unwrap(),
+            Openings::Trades {
+                plies: 6,
+                engine_plies: 0
+            }
+        );
+        assert_eq!(
+            Openings::parse::<Chess>("trades:6:20").unwrap(),
+            Openings::Trades {
+                plies: 6,
+                engine_plies: 20
+            }
+        );
+        // Made later: after 2 random and 6 engine plies (White to move at move 5), the same
+        // pair and seed giving the same position.
+        let later = Openings::Trades {
+            plies: 2,
+            engine_plies: 6,
+        };
+        let (pos, text) = later.opening::<Chess>(3, 5);
+        assert_eq!(later.opening::<Chess>(3, 5).1, text);
+        assert_eq!(Chess::from_text(&text).unwrap().hash(), pos.hash());
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!((fields[1], fields[5]), ("w", "5"), "{text}");
+        assert_ne!(material(&pos), full, "{text}");
         let err = Openings::parse::<Chess>("trades:x")
             .unwrap_err()
             .to_string();

@@ -247,7 +247,9 @@ fn odds_elo<G: Game>(
 fn random_plies<G: Game>(base: G, openings: &Openings, seed: u64) -> G {
     match openings {
         // The handicap is the imbalance under study: no balance filter here.
-        Openings::RandomPlies(p) | Openings::Balanced { plies: p, .. } | Openings::Trades(p) => {
+        Openings::RandomPlies(p)
+        | Openings::Balanced { plies: p, .. }
+        | Openings::Trades { plies: p, .. } => {
             let mut rng = variantlab_engine::zobrist::SplitMix64(seed);
             let mut pos = base;
             for _ in 0..*p {
