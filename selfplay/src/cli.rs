@@ -271,8 +271,9 @@ pub struct PlayArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]` (a near-even
-    /// trade made, at the start or after P random and M engine plies) or a file of positions, one per line.
+    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]`
+    /// (a near-even trade made, at the start or after P random and M engine plies) or a
+    /// file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Engine A (White in the first game of each pair): `default`, a JSON file, or
@@ -517,8 +518,9 @@ pub struct StudyArgs {
     /// Variants to study, comma-separated (default: all; with --variant-file, its variant).
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
-    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]` (a near-even
-    /// trade made, at the start or after P random and M engine plies) or a file of positions, one per line.
+    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]`
+    /// (a near-even trade made, at the start or after P random and M engine plies) or a
+    /// file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
@@ -593,8 +595,9 @@ pub struct SprtArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]` (a near-even
-    /// trade made, at the start or after P random and M engine plies) or a file of positions, one per line.
+    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]`
+    /// (a near-even trade made, at the start or after P random and M engine plies) or a
+    /// file of positions, one per line.
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
