@@ -164,8 +164,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// kind) is counted by the caller from [`Game::material`].
     fn eval_features<S: crate::eval::FeatureSink>(&self, _sink: &mut S) {}
     /// The position with one piece of material kind `kind` removed from `color` (the
-    /// lowest-numbered such cell), for material-odds games; `None` where the variant cannot
-    /// remove that kind (a royal piece, a kind not on the board, or not supported).
+    /// lowest-numbered such cell; no en passant right kept), for material-odds games and
+    /// trade openings; `None` where the variant cannot remove that kind (a royal piece, a
+    /// kind not on the board, or not supported).
     fn without_material(&self, _color: Color, _kind: usize) -> Option<Self> {
         None
     }

@@ -72,3 +72,21 @@ proptest! {
         }
     }
 }
+
+/// A position made by removing a piece keeps no en passant right: the pawn that just made
+/// one may be the piece removed, and the text would then name an impossible right.
+#[test]
+fn removing_a_piece_leaves_no_en_passant_right() {
+    use variantlab_engine::game::Game;
+    use variantlab_engine::position::Position;
+    use variantlab_engine::Color;
+    type Chess = Position<variantlab_engine::variants::Chess>;
+    // Black has just played e7-e5 next to White's d5 pawn: the right is e6.
+    let pos = Chess::from_text("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2").unwrap();
+    assert!(pos.to_text().contains(" e6 "), "{}", pos.to_text());
+    // The lowest-numbered Black pawn is the one on e5.
+    let removed = pos.without_material(Color::Black, 0).unwrap();
+    let text = removed.to_text();
+    assert_eq!(text, "4k3/8/8/3P4/8/8/8/4K3 w - - 0 2");
+    assert_eq!(Chess::from_text(&text).unwrap().hash(), removed.hash());
+}

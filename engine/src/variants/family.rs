@@ -441,6 +441,12 @@ impl<V: Variant> Game for Position<V> {
         p.hash ^= z.castling(p.castling);
         p.castling &= V::rules().castling_keep[sq.index()];
         p.hash ^= z.castling(p.castling);
+        // A position made by a removal is a new start: no en passant right survives it (the
+        // pawn that made the right may be the one removed, and the right would then be
+        // illegal).
+        if let Some(ep) = p.ep.take() {
+            p.hash ^= z.ep(ep);
+        }
         // A removal that exposes the side not to move to check is no start position.
         let k = p.king(!p.turn)?;
         (!p.is_attacked(k, p.turn)).then_some(p)
