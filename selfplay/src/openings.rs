@@ -8,11 +8,12 @@
 //! advantage that study reported was mostly the openings'. `balanced-plies:P` keeps only
 //! random lines that a 2000-node search scores within ±100 centipawns.
 //!
-//! Why trade openings (`trades:P`): the `balanced` piece values are the exchange rates at which
-//! a game stays even, and ordinary games seldom trade a Queen for anything but a Queen, so the
-//! heaviest pieces are the least measured. A trade opening starts with a near-even trade
-//! already made (a Queen against a Rook, a Knight and a Pawn; a Rook against a Bishop and two
-//! Pawns), drawn from [`even_trades`], then `P` random plies.
+//! Why trade openings (`trades:P[:M]`): the `balanced` piece values are the exchange rates at
+//! which a game stays even, and ordinary games seldom trade a Queen for anything but a Queen,
+//! so the heaviest pieces are the least measured. A trade opening has a near-even trade made
+//! (a Queen against a Rook, a Knight and a Pawn; a Rook against a Bishop and two Pawns), drawn
+//! from [`even_trades`]: at the start followed by `P` random plies, or after `P` random plies
+//! and `M` moves of a short search.
 
 use anyhow::{bail, Context, Result};
 use variantlab_engine::game::{outcome, random_move, Game};
@@ -165,7 +166,8 @@ fn make_trade<G: Game>(pos: &G, trade: &Trade, giver: Color) -> Option<G> {
 }
 
 impl Openings {
-    /// Parses `random-plies:P` or a file path; file lines are checked against the variant.
+    /// Parses `balanced-plies:P[:CP]`, `random-plies:P`, `trades:P[:M]` or a file path; file
+    /// lines are checked against the variant.
     ///
     /// # Errors
     /// A bad `random-plies` number, an unreadable or empty file, or a line that is not a
