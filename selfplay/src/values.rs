@@ -880,10 +880,12 @@ pub fn command(job: &ValuesJob) -> Result<()> {
                 threads,
                 quiet: job.quiet,
             };
+            // A file of openings is checksummed first, so a resume compares like with like.
             let config = RunConfig {
                 openings: job.openings.clone(),
                 ..RunConfig::self_play(kind.name(), job.games, job.nodes, job.seed, threads)
-            };
+            }
+            .with_openings_checksum()?;
             if tournament::resume_or_replace(&dir, &config, job.force)? {
                 tournament::resume(&dir, &opts)?;
             } else {
