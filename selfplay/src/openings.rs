@@ -302,39 +302,53 @@ impl Openings {
     }
 }
 
-/// Random lines of `plies` plies from `base` (as [`random_line`]), drawn again until the
-/// judging search ([`balance_judge`]) scores one within `within_cp` centipawns; after
-/// [`BALANCE_TRIES`] lines, the most balanced one.
-fn balanced_line<G: Game>(
-    base: &G,
-    rng: &mut SplitMix64,
-    plies: u32,
+/// Candidates drawn by `draw` (a position, the hashes of the positions before it, and what
+/// goes with it), until the judging search ([`balance_judge`]) scores one within `within_cp`
+/// centipawns; after [`BALANCE_TRIES`] draws, the most balanced one. `None` where no draw
+/// gave a candidate.
+fn most_balanced<G: Game, T>(
     within_cp: i32,
-) -> (G, String) {
+    mut draw: impl FnMut(&mut Searcher) -> Option<(G, Vec<u64>, T)>,
+) -> Option<(G, T)> {
     let mut judge = balance_judge();
-    let mut best: Option<(i32, G, String)> = None;
+    let mut best: Option<(i32, G, T)> = None;
     for _ in 0..BALANCE_TRIES {
-        let (pos, line, history) = random_line(base, rng, plies);
+        let Some((pos, history, with)) = draw(&mut judge) else {
+            continue;
+        };
         judge.clear();
         let score = judge
             .search(&pos, &history, Limits::nodes(BALANCE_NODES))
             .score
             .abs();
         if score <= within_cp {
-            return (pos, line);
+            return Some((pos, with));
         }
         if best.as_ref().is_none_or(|b| score < b.0) {
-            best = Some((score, pos, line));
+            best = Some((score, pos, with));
         }
     }
-    let (_, pos, line) = best.expect("at least one try");
-    (pos, line)
+    best.map(|(_, pos, with)| (pos, with))
+}
+
+/// Random lines of `plies` plies from `base` (as [`random_line`]), judged by
+/// [`most_balanced`]: the position and the line's text.
+fn balanced_line<G: Game>(
+    base: &G,
+    rng: &mut SplitMix64,
+    plies: u32,
+    within_cp: i32,
+) -> (G, String) {
+    most_balanced(within_cp, |_| {
+        let (pos, line, history) = random_line(base, rng, plies);
+        Some((pos, history, line))
+    })
+    .expect("a random line is always drawn")
 }
 
 /// `plies` random plies from the start, `engine_plies` moves of the judging search, then
-/// `trade` made there, redrawn until the judge scores the result within `within_cp` (after
-/// [`BALANCE_TRIES`] tries, the most balanced; the start with the trade made if no try could
-/// make it, every piece of a kind having been taken).
+/// `trade` made there, judged by [`most_balanced`]; the start with the trade made if no
+/// draw could make it (every piece of a kind having been taken).
 fn traded_later<G: Game>(
     rng: &mut SplitMix64,
     trade: &Trade,
@@ -343,9 +357,7 @@ fn traded_later<G: Game>(
     engine_plies: u32,
     within_cp: i32,
 ) -> G {
-    let mut judge = balance_judge();
-    let mut best: Option<(i32, G)> = None;
-    for _ in 0..BALANCE_TRIES {
+    let drawn = most_balanced(within_cp, |judge| {
         let (mut pos, _, mut history) = random_line(&G::start(), rng, plies);
         for _ in 0..engine_plies {
             judge.clear();
@@ -361,29 +373,16 @@ fn traded_later<G: Game>(
                 break;
             }
         }
-        let Some(traded) = make_trade(&pos, trade, giver) else {
-            continue;
-        };
+        let traded = make_trade(&pos, trade, giver)?;
         let mut moves = G::Moves::default();
         traded.legal_moves(&mut moves);
-        if moves.is_empty() {
-            continue;
-        }
-        judge.clear();
-        let score = judge
-            .search(&traded, &[], Limits::nodes(BALANCE_NODES))
-            .score
-            .abs();
-        if score <= within_cp {
-            return traded;
-        }
-        if best.as_ref().is_none_or(|b| score < b.0) {
-            best = Some((score, traded));
-        }
-    }
-    best.map(|b| b.1).unwrap_or_else(|| {
-        trade_start(trade, giver).expect("even_trades lists only trades the start can make")
-    })
+        // A made position has no history before it.
+        (!moves.is_empty()).then_some((traded, Vec::new(), ()))
+    });
+    drawn.map_or_else(
+        || trade_start(trade, giver).expect("even_trades lists only trades the start can make"),
+        |(pos, ())| pos,
+    )
 }
 
 /// The searcher that scores a candidate balanced opening: the default engine with a small
