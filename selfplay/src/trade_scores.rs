@@ -6,11 +6,12 @@
 //! pair (both games of a pair start from the same position).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use variantlab_engine::game::Game;
 
+use crate::analysis::RunData;
 use crate::stats::{elo_from_score, unit_mean_interval, z_for_confidence, Cluster};
 
 /// One trade's games and score.
@@ -101,20 +102,19 @@ pub fn tally<G: Game>(games: impl IntoIterator<Item = (u64, G, f64)>) -> Vec<Tra
     out
 }
 
-/// The trade scores of the runs among `dirs` played from `trades:` openings (none where no
+/// The trade scores of the runs among `runs` played from `trades:` openings (none where no
 /// run was).
 ///
 /// # Errors
-/// An unreadable run or an opening that does not parse.
-pub fn of_runs<G: Game>(dirs: &[PathBuf]) -> Result<Vec<TradeScore>> {
+/// An unreadable `games.csv` or an opening that does not parse.
+pub fn of_runs<G: Game>(runs: &[RunData]) -> Result<Vec<TradeScore>> {
     let mut games = Vec::new();
-    for (ri, dir) in dirs.iter().enumerate() {
-        let config = crate::recorded::read_run(dir)?;
-        if !config.openings.starts_with("trades:") {
+    for (ri, run) in runs.iter().enumerate() {
+        if !run.config.openings.starts_with("trades:") {
             continue;
         }
-        for row in crate::recorded::read_games(dir)? {
-            let pos: G = crate::recorded::opening_position(&config, dir, &row)?;
+        for row in crate::recorded::read_games(&run.dir)? {
+            let pos: G = crate::recorded::opening_position(&run.config, &run.dir, &row)?;
             // Pairs of different runs are different pairs.
             games.push((
                 ((ri as u64) << 40) | (row.id / 2),

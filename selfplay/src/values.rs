@@ -915,7 +915,7 @@ pub fn command(job: &ValuesJob) -> Result<()> {
         if wants("balanced") {
             rows.extend(balanced(&runs, &kinds, unit)?);
             // Games from trade openings also say how each trade scored.
-            let trades = with_variant!(kind, G => crate::trade_scores::of_runs::<G>(&dirs))?;
+            let trades = with_variant!(kind, G => crate::trade_scores::of_runs::<G>(&runs))?;
             if !trades.is_empty() {
                 let path = out.join("trades.csv");
                 crate::trade_scores::write_csv(&path, &trades)?;
