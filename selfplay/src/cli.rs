@@ -14,6 +14,9 @@ use variantlab_engine::search::{Limits, SearchConfig};
 use variantlab_engine::VariantKind;
 
 /// Self-play, statistics and move-generation tools for chess variants.
+/// The `--openings` help of `play`, `study` and `sprt`: one text for the three.
+const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]` (a near-even trade made, at the start or after P random and M engine plies) or a file of positions, one per line";
+
 #[derive(Parser, Debug)]
 #[command(name = "variantlab", version, about)]
 pub struct Cli {
@@ -271,10 +274,7 @@ pub struct PlayArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]`
-    /// (a near-even trade made, at the start or after P random and M engine plies) or a
-    /// file of positions, one per line.
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
     openings: String,
     /// Engine A (White in the first game of each pair): `default`, a JSON file, or
     /// `engine:CMD`, an external UCI engine started with the command line CMD
@@ -518,10 +518,7 @@ pub struct StudyArgs {
     /// Variants to study, comma-separated (default: all; with --variant-file, its variant).
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
-    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]`
-    /// (a near-even trade made, at the start or after P random and M engine plies) or a
-    /// file of positions, one per line.
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
     openings: String,
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
     #[arg(long)]
@@ -595,10 +592,7 @@ pub struct SprtArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]`
-    /// (a near-even trade made, at the start or after P random and M engine plies) or a
-    /// file of positions, one per line.
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
     openings: String,
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
     #[arg(long)]
