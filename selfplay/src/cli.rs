@@ -795,8 +795,7 @@ pub fn run() -> Result<()> {
                 positional: true,
                 randomize,
                 seed,
-                disabled: variantlab_engine::search::Technique::DEFAULT_OFF,
-                eval: Default::default(),
+                ..SearchConfig::default()
             };
             inspect::search_command(
                 variant(&variant_name(name)?)?,

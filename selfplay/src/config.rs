@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use variantlab_engine::eval::EvalWeights;
-use variantlab_engine::search::{EvalChoice, Limits, SearchConfig};
+use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, SearchParams};
 use variantlab_engine::Game;
 
 /// One player's settings. Every field is optional in the file; missing ones take the run's
@@ -47,6 +47,11 @@ pub struct EngineConfig {
     /// their SPRT: `Technique::DEFAULT_OFF`), by the same names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub enable: Vec<String>,
+    /// Numeric search settings by name (`lmr_divisor`, `futility_slope`, ...;
+    /// `variantlab_engine::search::Param`), each an integer within its range; others keep
+    /// their defaults: how a new margin or reduction is measured against the default.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, i64>,
     /// The evaluation: `"default"` (the variant's tuned weights where it has them, else the
     /// classic evaluation), `"classic"` (material plus the fixed mobility and centralisation
     /// terms), or the path of a weights file (`data/eval/<variant>.json`, what
@@ -146,6 +151,7 @@ impl EngineConfig {
                 ("randomize", self.randomize.is_some()),
                 ("disable", !self.disable.is_empty()),
                 ("enable", !self.enable.is_empty()),
+                ("params", !self.params.is_empty()),
                 ("eval", self.eval.is_some()),
             ];
             if let Some((field, _)) = builtin.iter().find(|f| f.1) {
@@ -221,6 +227,12 @@ impl EngineConfig {
         for name in &self.disable {
             disabled |= technique(name, "disable")? as u64;
         }
+        let mut params = SearchParams::default();
+        for (name, &v) in &self.params {
+            params
+                .set(name, v)
+                .with_context(|| format!("configuration {:?}: \"params\"", self.name))?;
+        }
         let eval = match self.eval.as_deref() {
             None | Some("default") => EvalChoice::Default,
             Some("classic") => EvalChoice::Classic,
@@ -245,6 +257,7 @@ impl EngineConfig {
             randomize: self.randomize.unwrap_or(10),
             seed,
             disabled,
+            params,
         })
     }
 }
@@ -330,5 +343,42 @@ mod tests {
         let e = disabled(r#"{"enable": ["countermoves"]}"#).unwrap_err();
         assert!(e.to_string().contains("in \"enable\""), "{e}");
         assert!(e.to_string().contains("continuation_history"), "{e}");
+    }
+
+    #[test]
+    fn params_set_search_parameters_by_name_within_their_range() {
+        use variantlab_engine::search::Param;
+        let params = |json: &str| -> Result<SearchParams> {
+            let c: EngineConfig = serde_json::from_str(json)?;
+            c.search_config::<Position<Chess>>(0).map(|s| s.params)
+        };
+        assert_eq!(params("{}").unwrap(), SearchParams::default());
+        let p = params(r#"{"params": {"lmr_divisor": 200, "futility_slope": 90}}"#).unwrap();
+        assert_eq!(p.get(Param::LmrDivisor), 200);
+        assert_eq!(p.get(Param::FutilitySlope), 90);
+        assert_eq!(p.get(Param::FutilityBase), 100);
+        let e = params(r#"{"name": "x", "params": {"lmr_divisr": 200}}"#).unwrap_err();
+        let text = format!("{e:#}");
+        assert!(text.contains("configuration \"x\": \"params\""), "{text}");
+        assert!(
+            text.contains("unknown search parameter \"lmr_divisr\""),
+            "{text}"
+        );
+        let e = params(r#"{"params": {"null_move_base": 11}}"#).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("must be 1 to 10, got 11"),
+            "{e:#}"
+        );
+        // Whole numbers only: a fraction is a JSON error naming the field.
+        assert!(params(r#"{"params": {"lmr_divisor": 2.5}}"#).is_err());
+        // An external engine takes UCI options, not our parameters.
+        let c: EngineConfig =
+            serde_json::from_str(r#"{"engine": "stockfish", "params": {"lmr_base": 50}}"#).unwrap();
+        let e = c.validate::<Position<Chess>>().unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("\"params\" is a setting of the built-in engine"),
+            "{e}"
+        );
     }
 }

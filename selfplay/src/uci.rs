@@ -9,7 +9,9 @@
 //!
 //! Options: `UCI_Variant` (combo of every variant name), `Hash` (MiB), `Threads` (1),
 //! `EngineConfig` (path of a JSON engine configuration, as `--white` takes), `Randomize`
-//! (root randomisation in centipawns, 0 by default so the engine plays its best move).
+//! (root randomisation in centipawns, 0 by default so the engine plays its best move), and
+//! one spin option per search parameter (`lmr_divisor`, ...: `Param`), so a tuner that
+//! speaks UCI can set them.
 
 use crate::config::EngineConfig;
 use anyhow::Result;
@@ -20,7 +22,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 use variantlab_engine::game::Game;
-use variantlab_engine::search::{Limits, SearchConfig, SearchResult, Searcher, THREAD_STACK};
+use variantlab_engine::search::{
+    Limits, Param, SearchConfig, SearchParams, SearchResult, Searcher, THREAD_STACK,
+};
 use variantlab_engine::{with_variant, Color, VariantKind};
 
 /// Writes one line to standard output and flushes it; a closed output ends the engine
@@ -155,6 +159,16 @@ impl<G: Game + Send + 'static> Session<G> {
                     emit("option name Threads type spin default 1 min 1 max 1");
                     emit("option name EngineConfig type string default <empty>");
                     emit("option name Randomize type spin default 0 min 0 max 1000");
+                    for p in Param::ALL {
+                        let r = p.range();
+                        emit(&format!(
+                            "option name {} type spin default {} min {} max {}",
+                            p.name(),
+                            p.default_value(),
+                            r.start(),
+                            r.end()
+                        ));
+                    }
                     emit("uciok");
                 }
                 "isready" => emit("readyok"),
@@ -287,6 +301,26 @@ impl<G: Game + Send + 'static> Session<G> {
                         self.searcher = Some(Searcher::new(options.search_config::<G>()));
                     }
                     Err(e) => emit(&format!("info string EngineConfig: {e:#}")),
+                }
+                None
+            }
+            // A search parameter (`Param`): on top of the EngineConfig's, until the next one.
+            lower if Param::from_name(lower).is_some() => {
+                let checked = value
+                    .parse::<i64>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| {
+                        SearchParams::default()
+                            .set(lower, v)
+                            .map(|()| v)
+                            .map_err(|e| e.to_string())
+                    });
+                match checked {
+                    Ok(v) => {
+                        options.config.params.insert(lower.to_string(), v);
+                        self.searcher = Some(Searcher::new(options.search_config::<G>()));
+                    }
+                    Err(e) => emit(&format!("info string {name} {value:?}: {e}")),
                 }
                 None
             }

@@ -15,7 +15,10 @@
 //! assert_eq!(pos.move_text(r.best.unwrap()), "a1a8");
 //! ```
 
+mod params;
 pub mod tt;
+
+pub use params::{Param, ParamError, SearchParams};
 
 use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
 use crate::game::{repetitions, Game, Material, MAX_KINDS};
@@ -109,6 +112,8 @@ pub struct SearchConfig {
     pub disabled: u64,
     /// The evaluation: the variant's tuned default, the classic one, or weights from a file.
     pub eval: EvalChoice,
+    /// Margins, reductions and windows ([`Param`]); the defaults are the tested search.
+    pub params: SearchParams,
 }
 
 /// Which evaluation a configuration uses.
@@ -391,6 +396,7 @@ impl Default for SearchConfig {
             seed: 0,
             disabled: Technique::DEFAULT_OFF,
             eval: EvalChoice::Default,
+            params: SearchParams::default(),
         }
     }
 }
@@ -430,6 +436,8 @@ impl SearchResult {
 /// A searcher: owns its transposition table and move-ordering state. One per game.
 pub struct Searcher {
     config: SearchConfig,
+    /// Late-move reductions by depth and move number, from the configuration's parameters.
+    lmr: Vec<[u8; 64]>,
     tt: TranspositionTable,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
@@ -592,26 +600,6 @@ const CAPTURE_FUTILITY_MARGIN: (i32, i32) = (200, 200);
 /// Marks a ply whose static evaluation was not taken (in check).
 const NO_EVAL: i32 = i32::MIN / 2;
 
-/// Late-move reduction in plies for a move at `depth` that is the `index`-th tried (both at
-/// least 1): `0.75 + ln(depth) ln(index) / 2.25`, the shape most modern alpha-beta engines use.
-fn lmr_reduction(depth: u32, index: usize) -> i32 {
-    static TABLE: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        (0..MAX_PLY)
-            .map(|d| {
-                std::array::from_fn(|i| {
-                    if d == 0 || i == 0 {
-                        0
-                    } else {
-                        (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8
-                    }
-                })
-            })
-            .collect()
-    });
-    i32::from(t[(depth as usize).min(MAX_PLY - 1)][index.min(63)])
-}
-
 /// Pulls a history score towards `bonus` (positive or negative), saturating at
 /// [`HISTORY_MAX`].
 fn update_history(h: &mut i32, bonus: i32) {
@@ -689,6 +677,7 @@ impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(config.hash_mib),
+            lmr: config.params.lmr_table(MAX_PLY),
             config,
             killers: vec![[Move::default(); 2]; MAX_PLY + 1],
             history: vec![0; HISTORY],
@@ -721,6 +710,20 @@ impl Searcher {
             evaluator: None,
             eval_cache: vec![Cell::new((0, NO_CACHED)); EVAL_CACHE].into_boxed_slice(),
         }
+    }
+
+    /// Late-move reduction in plies for a move at `depth` that is the `index`-th tried (both
+    /// at least 1): `base + ln(depth) ln(index) / divisor` ([`Param::LmrBase`],
+    /// [`Param::LmrDivisor`]; by default `0.75 + ln d ln i / 2.25`), the shape most modern
+    /// alpha-beta engines use.
+    fn lmr_reduction(&self, depth: u32, index: usize) -> i32 {
+        i32::from(self.lmr[(depth as usize).min(MAX_PLY - 1)][index.min(63)])
+    }
+
+    /// The value of a search parameter.
+    #[inline]
+    fn param(&self, p: Param) -> i32 {
+        self.config.params.get(p)
     }
 
     /// The configuration.
@@ -1171,7 +1174,7 @@ impl Searcher {
                 && result.score.abs() < MATE_BOUND
             {
                 // Aspiration: a narrow window around the last score, widened on a miss.
-                let mut w = 25;
+                let mut w = self.param(Param::AspirationWindow);
                 loop {
                     let window = (result.score - w, result.score + w);
                     let (sc, bm) = self.root(pos, depth, &root_moves, window);
@@ -1421,7 +1424,12 @@ impl Searcher {
             let eval = self.tt_adjusted(eval, hit);
             // Reverse futility: far enough above beta that a quiet reply will not bring it
             // back at this small depth.
-            let margin = 90 * depth as i32 - if improving { 60 } else { 0 };
+            let margin = self.param(Param::ReverseFutilityMargin) * depth as i32
+                - if improving {
+                    self.param(Param::ReverseFutilityImproving)
+                } else {
+                    0
+                };
             if depth <= 6 && eval - margin >= beta && self.on(Technique::ReverseFutility) {
                 return if self.on(Technique::ReverseFutilityMean) {
                     (eval + beta) / 2
@@ -1454,7 +1462,10 @@ impl Searcher {
                 && self.has_pieces(pos)
             {
                 if let Some(null) = pos.null_move() {
-                    let r = 3 + depth / 4 + ((eval - beta) / 200).clamp(0, 2) as u32;
+                    let r = self.param(Param::NullMoveBase) as u32
+                        + depth / self.param(Param::NullMoveDepthDivisor) as u32
+                        + ((eval - beta) / self.param(Param::NullMoveEvalDivisor)).clamp(0, 2)
+                            as u32;
                     self.null_at[p + 1] = true;
                     self.line_moves[p] = Move::default();
                     self.line_keys[p] = NO_KEY;
@@ -1753,7 +1764,8 @@ impl Searcher {
             let prune_depth = if reduced_depth_pruning && !tactical && i > 0 && !pv_node {
                 let (h, c) = *quiet_scores
                     .get_or_insert_with(|| self.quiet_scores(pos, m, context, continuation));
-                let r = lmr_reduction(depth, i + 1) + i32::from(!improving) - (h + c) / HISTORY_MAX;
+                let r = self.lmr_reduction(depth, i + 1) + i32::from(!improving)
+                    - (h + c) / HISTORY_MAX;
                 (depth as i32 - r.max(0)).max(1) as u32
             } else {
                 depth
@@ -1819,14 +1831,18 @@ impl Searcher {
                 && self.on(Technique::LatePruning)
             {
                 // Late-move pruning: enough quiet moves tried.
-                let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                let limit = (self.param(Param::LatePruningBase) as u32 + depth * depth) as usize
+                    / if improving { 1 } else { 2 };
                 if depth <= 5 && quiets_tried >= limit {
                     continue;
                 }
                 // Futility: the static evaluation is too far below alpha for a quiet move.
                 if prune_depth <= 5
                     && eval != NO_EVAL
-                    && eval + 100 + 120 * prune_depth as i32 <= alpha
+                    && eval
+                        + self.param(Param::FutilityBase)
+                        + self.param(Param::FutilitySlope) * prune_depth as i32
+                        <= alpha
                 {
                     continue;
                 }
@@ -1853,7 +1869,7 @@ impl Searcher {
                 if !self.on(Technique::LogReductions) {
                     r = i32::from(depth >= 3 && i >= 4 && quiet && !in_check);
                 } else if depth >= 3 && i >= 2 && quiet && !in_check {
-                    r = lmr_reduction(depth, i + 1);
+                    r = self.lmr_reduction(depth, i + 1);
                     if pv_node || (tt_pv && self.on(Technique::TtPv)) {
                         r -= 1;
                     }
@@ -1887,7 +1903,7 @@ impl Searcher {
                     && !in_check
                 {
                     // A losing capture (its order key is below every quiet move's).
-                    r = (lmr_reduction(depth, i + 1) - 1).clamp(1, new_depth as i32 - 1);
+                    r = (self.lmr_reduction(depth, i + 1) - 1).clamp(1, new_depth as i32 - 1);
                 }
                 let reduced = new_depth - r as u32;
                 let null_window = (-alpha - 1, -alpha);
@@ -2935,5 +2951,38 @@ mod tests {
             Technique::from_name("continuation_history"),
             Some(Technique::ContinuationHistory)
         );
+    }
+
+    #[test]
+    fn every_search_parameter_reaches_the_search() {
+        // The defaults are the default search; each parameter moved far from its default
+        // changes the tree (so none is read nowhere).
+        let p = pos(MIDDLEGAME);
+        let nodes = |params: SearchParams| {
+            let mut s = prepared(
+                &p,
+                SearchConfig {
+                    params,
+                    ..SearchConfig::default()
+                },
+            );
+            s.search(&p, &[], Limits::depth(9));
+            s.nodes
+        };
+        let base = nodes(SearchParams::default());
+        let mut plain = prepared(&p, SearchConfig::default());
+        plain.search(&p, &[], Limits::depth(9));
+        assert_eq!(base, plain.nodes);
+        for param in Param::ALL {
+            let r = param.range();
+            let far = if param.default_value() - r.start() > r.end() - param.default_value() {
+                *r.start()
+            } else {
+                *r.end()
+            };
+            let mut changed = SearchParams::default();
+            changed.set(param.name(), i64::from(far)).unwrap();
+            assert_ne!(nodes(changed), base, "{} = {far}", param.name());
+        }
     }
 }
