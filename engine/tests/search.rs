@@ -242,3 +242,28 @@ fn move_rule_scaling_halves_the_evaluation_at_the_rules_end() {
     s.search(&dm, &[], Limits::depth(1));
     assert_eq!(s.static_eval(&dm), s.evaluate(&dm));
 }
+
+/// docs/search.md's table of search parameters lists every parameter with the default and
+/// range the code has (the code is the source; the table is what a user reads).
+#[test]
+fn the_parameter_table_in_the_docs_matches_the_code() {
+    use variantlab_engine::search::Param;
+    let path = format!("{}/../docs/search.md", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("docs/search.md");
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| l.split('|').map(|c| c.trim().to_string()).collect())
+        .filter(|c: &Vec<String>| c.len() > 4 && Param::from_name(c[1].trim_matches('`')).is_some())
+        .collect();
+    assert_eq!(rows.len(), Param::ALL.len(), "one row per parameter");
+    for p in Param::ALL {
+        let row = rows
+            .iter()
+            .find(|c| c[1].trim_matches('`') == p.name())
+            .unwrap_or_else(|| panic!("no row for {}", p.name()));
+        let r = p.range();
+        assert_eq!(row[2], p.default_value().to_string(), "{}", p.name());
+        assert_eq!(row[3], format!("{}–{}", r.start(), r.end()), "{}", p.name());
+    }
+}
