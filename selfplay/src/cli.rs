@@ -13,10 +13,10 @@ use std::path::PathBuf;
 use variantlab_engine::search::{Limits, SearchConfig};
 use variantlab_engine::VariantKind;
 
-/// Self-play, statistics and move-generation tools for chess variants.
 /// The `--openings` help of `play`, `study` and `sprt`: one text for the three.
 const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]` (a near-even trade made, at the start or after P random and M engine plies) or a file of positions, one per line";
 
+/// Self-play, statistics and move-generation tools for chess variants.
 #[derive(Parser, Debug)]
 #[command(name = "variantlab", version, about)]
 pub struct Cli {
