@@ -675,8 +675,9 @@ pub struct ValuesArgs {
     /// positions with a piece removed, which chess and Dream Chess 46 provide).
     #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "balanced", "tuned", "both", "all"])]
     method: String,
-    /// Tuned: bootstrap replicates over games for the 95% intervals.
-    #[arg(long, default_value_t = 40)]
+    /// Tuned: bootstrap replicates over games (each a cold refit) for the 95% percentile
+    /// intervals.
+    #[arg(long, default_value_t = crate::tuned_values::DEFAULT_REPLICATES)]
     bootstrap: u32,
     /// Imbalance: game pairs per piece kind.
     #[arg(long, default_value_t = 100, value_parser = at_least(1), allow_negative_numbers = true)]

@@ -119,6 +119,62 @@ fn mle_with_t_value(phat: &[f64; 5], t: f64) -> Option<[f64; 5]> {
     found.then_some(p)
 }
 
+/// Profile-likelihood interval for the pair-level t-value `(mu - 1/2) / sigma` of the
+/// (regularised) pentanomial `counts`: the `t` whose constrained maximum-likelihood
+/// distribution ([`mle_with_t_value`]) is within `z² / 2` of the unconstrained one in
+/// log-likelihood (Wilks). Unlike a symmetric delta-method interval it follows the shape of
+/// the likelihood, so a one-sided sample (a build that lost nearly every game) gets an
+/// interval on its own side of zero. An end that the likelihood does not bound within
+/// `|t| <= T_LIMIT` is that limit.
+pub(super) fn t_value_interval(counts: &[f64; 5], z: f64) -> (f64, f64) {
+    let phat = to_pdf(counts);
+    let (mu, var, _, _) = moments(&phat);
+    let t_hat = (mu - 0.5) / var.sqrt();
+    let excess = |t: f64| -> f64 {
+        match mle_with_t_value(&phat, t) {
+            Some(p) => {
+                2.0 * (0..5)
+                    .map(|i| counts[i] * (phat[i] / p[i]).ln())
+                    .sum::<f64>()
+                    - z * z
+            }
+            None => f64::INFINITY,
+        }
+    };
+    let end = |direction: f64| -> f64 {
+        // Widen until the likelihood has fallen far enough, then bisect.
+        let (mut inside, mut step) = (t_hat, 0.25);
+        let mut outside = loop {
+            let t = (t_hat + direction * step).clamp(-T_LIMIT, T_LIMIT);
+            if excess(t) > 0.0 {
+                break t;
+            }
+            if t.abs() >= T_LIMIT {
+                return t;
+            }
+            inside = t;
+            step *= 2.0;
+        };
+        for _ in 0..100 {
+            if (outside - inside).abs() < 1e-9 {
+                break;
+            }
+            let mid = 0.5 * (inside + outside);
+            if excess(mid) > 0.0 {
+                outside = mid;
+            } else {
+                inside = mid;
+            }
+        }
+        0.5 * (inside + outside)
+    };
+    (end(-1.0), end(1.0))
+}
+
+/// The largest pair t-value an interval reports: nElo of about ±245,000, where the
+/// data set no bound.
+pub(super) const T_LIMIT: f64 = 1000.0;
+
 /// Log-likelihood ratio `Σ n_i ln(p1_i / p0_i)` of two fitted distributions.
 fn llr_of(counts: &[f64; 5], p0: &[f64; 5], p1: &[f64; 5]) -> f64 {
     (0..5).map(|i| counts[i] * (p1[i] / p0[i]).ln()).sum()
