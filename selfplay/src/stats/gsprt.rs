@@ -93,7 +93,14 @@ fn mle_with_score(phat: &[f64; 5], s: f64) -> Option<[f64; 5]> {
 /// `v_i` straddle zero for any `t` the SPRT uses. A step that finds no root (which a
 /// far-off `t` could still give) ends the iteration at the last distribution found.
 fn mle_with_t_value(phat: &[f64; 5], t: f64) -> Option<[f64; 5]> {
-    let mut p = [0.2; 5];
+    mle_with_t_value_from(phat, t, [0.2; 5])
+}
+
+/// [`mle_with_t_value`] iterated from `start`: for a `t` far from the sample's (where the
+/// uniform start has no root, |t| above about 0.94) the interval search starts from the
+/// solution at a nearer `t`.
+fn mle_with_t_value_from(phat: &[f64; 5], t: f64, start: [f64; 5]) -> Option<[f64; 5]> {
+    let mut p = start;
     let mut found = false;
     for _ in 0..500 {
         let (mu, var, _, _) = moments(&p);
@@ -125,45 +132,43 @@ fn mle_with_t_value(phat: &[f64; 5], t: f64) -> Option<[f64; 5]> {
 /// log-likelihood (Wilks). Unlike a symmetric delta-method interval it follows the shape of
 /// the likelihood, so a one-sided sample (a build that lost nearly every game) gets an
 /// interval on its own side of zero. An end that the likelihood does not bound within
-/// `|t| <= T_LIMIT` is that limit.
+/// `T_SPAN` of the estimate is that far.
 pub(super) fn t_value_interval(counts: &[f64; 5], z: f64) -> (f64, f64) {
     let phat = to_pdf(counts);
     let (mu, var, _, _) = moments(&phat);
     let t_hat = (mu - 0.5) / var.sqrt();
-    let excess = |t: f64| -> f64 {
-        match mle_with_t_value(&phat, t) {
-            Some(p) => {
-                2.0 * (0..5)
-                    .map(|i| counts[i] * (phat[i] / p[i]).ln())
-                    .sum::<f64>()
-                    - z * z
-            }
-            None => f64::INFINITY,
-        }
+    // Twice the log-likelihood ratio of the best distribution with t-value `t`, less z²,
+    // and that distribution (the start for the next `t` further out).
+    let excess = |t: f64, start: [f64; 5]| -> Option<(f64, [f64; 5])> {
+        let p = mle_with_t_value_from(&phat, t, start)?;
+        let llr: f64 = (0..5).map(|i| counts[i] * (phat[i] / p[i]).ln()).sum();
+        Some((2.0 * llr - z * z, p))
     };
     let end = |direction: f64| -> f64 {
-        // Widen until the likelihood has fallen far enough, then bisect.
-        let (mut inside, mut step) = (t_hat, 0.25);
+        // Walk out in small steps (each solution starting the next) until the likelihood
+        // has fallen far enough, then bisect between the last two points.
+        let (mut inside, mut at) = (t_hat, phat);
+        let limit = t_hat + direction * T_SPAN;
         let mut outside = loop {
-            let t = (t_hat + direction * step).clamp(-T_LIMIT, T_LIMIT);
-            if excess(t) > 0.0 {
-                break t;
+            let t = inside + direction * 0.05;
+            if (t - t_hat).abs() >= T_SPAN {
+                return limit;
             }
-            if t.abs() >= T_LIMIT {
-                return t;
+            match excess(t, at) {
+                Some((e, _)) if e > 0.0 => break t,
+                Some((_, p)) => (inside, at) = (t, p),
+                // No distribution found: the data set no bound on this side.
+                None => return limit,
             }
-            inside = t;
-            step *= 2.0;
         };
         for _ in 0..100 {
-            if (outside - inside).abs() < 1e-9 {
+            if (outside - inside).abs() < 1e-10 {
                 break;
             }
             let mid = 0.5 * (inside + outside);
-            if excess(mid) > 0.0 {
-                outside = mid;
-            } else {
-                inside = mid;
+            match excess(mid, at) {
+                Some((e, p)) if e <= 0.0 => (inside, at) = (mid, p),
+                _ => outside = mid,
             }
         }
         0.5 * (inside + outside)
@@ -171,9 +176,9 @@ pub(super) fn t_value_interval(counts: &[f64; 5], z: f64) -> (f64, f64) {
     (end(-1.0), end(1.0))
 }
 
-/// The largest pair t-value an interval reports: nElo of about ±245,000, where the
-/// data set no bound.
-pub(super) const T_LIMIT: f64 = 1000.0;
+/// How far from the estimate an end of the t-value interval may lie (nElo about 2,500):
+/// where the likelihood has not fallen by then, the data set no bound.
+pub(super) const T_SPAN: f64 = 10.0;
 
 /// Log-likelihood ratio `Σ n_i ln(p1_i / p0_i)` of two fitted distributions.
 fn llr_of(counts: &[f64; 5], p0: &[f64; 5], p1: &[f64; 5]) -> f64 {
