@@ -35,15 +35,20 @@ pub enum Forfeit {
     /// No move before the clock ran out (or, for an external engine without a clock, before
     /// its time limit plus a margin).
     TimeForfeit,
+    /// An external engine wrote past the bounds of the protocol: a line over 64 KiB, or
+    /// more than 16 MiB for one answer.
+    EngineProtocol,
 }
 
 impl Forfeit {
-    /// The termination column: `illegal_move`, `engine_crash` or `time_forfeit`.
+    /// The termination column: `illegal_move`, `engine_crash`, `time_forfeit` or
+    /// `engine_protocol`.
     pub fn name(self) -> &'static str {
         match self {
             Forfeit::IllegalMove => "illegal_move",
             Forfeit::EngineCrash => "engine_crash",
             Forfeit::TimeForfeit => "time_forfeit",
+            Forfeit::EngineProtocol => "engine_protocol",
         }
     }
 }
@@ -242,9 +247,13 @@ impl Player {
             PlayerKind::Engine(e) => match e.new_game() {
                 Ok(_) => Ok(()),
                 Err(err) => {
+                    let forfeit = match err {
+                        EngineError::Protocol(_) => Forfeit::EngineProtocol,
+                        _ => Forfeit::EngineCrash,
+                    };
                     e.pool()
-                        .note(&format!("engine_crash at the start of a game: {err}"));
-                    Err(Forfeit::EngineCrash)
+                        .note(&format!("{} at the start of a game: {err}", forfeit.name()));
+                    Err(forfeit)
                 }
             },
         }
@@ -339,6 +348,10 @@ impl Player {
                             &format!("time_forfeit: {e} (waited {} ms)", timeout.as_millis()),
                         );
                         Err(Forfeit::TimeForfeit)
+                    }
+                    Err(e @ EngineError::Protocol(_)) => {
+                        note(slot, &format!("engine_protocol: {e}"));
+                        Err(Forfeit::EngineProtocol)
                     }
                 }
             }

@@ -189,7 +189,12 @@ fn fit_scale(data: &Dataset, rows: &[usize], w: &[[f64; 2]]) -> f64 {
 }
 
 /// Terminations after which the result says nothing about the position.
-const FORFEITS: [&str; 3] = ["illegal_move", "engine_crash", "time_forfeit"];
+const FORFEITS: [&str; 4] = [
+    "illegal_move",
+    "engine_crash",
+    "time_forfeit",
+    "engine_protocol",
+];
 
 /// Reads the quiet positions of every game in `dirs` (all of variant `G`).
 ///
