@@ -540,6 +540,9 @@ pub struct Summary {
     pub games: u64,
     /// Counts and intervals.
     pub stats: crate::stats::Stats,
+    /// White's score's 95% interval with the two games of a pair as one cluster: the same
+    /// interval as `balance.csv` and the report give.
+    pub white_score_interval: (f64, f64),
     /// Mean plies.
     pub mean_plies: f64,
     /// Whether the run had time limits or external engines (its games are not fixed by the
@@ -554,6 +557,8 @@ impl Summary {
         let mut stats = crate::stats::Stats::default();
         let mut plies = 0u64;
         let mut by_pair: std::collections::BTreeMap<u64, Vec<(u64, f64)>> = Default::default();
+        let mut white_by_pair: std::collections::BTreeMap<u64, crate::stats::Cluster> =
+            Default::default();
         for r in rows {
             let result = match r[7].as_str() {
                 "1-0" => crate::stats::GameResult::WhiteWin,
@@ -575,7 +580,19 @@ impl Summary {
                 1.0 - white_points
             };
             by_pair.entry(id / 2).or_default().push((id, a_points));
+            let c = white_by_pair
+                .entry(id / 2)
+                .or_insert(crate::stats::Cluster {
+                    total: 0.0,
+                    size: 0.0,
+                });
+            c.total += white_points;
+            c.size += 1.0;
         }
+        let clusters: Vec<(crate::stats::Cluster, f64)> =
+            white_by_pair.into_values().map(|c| (c, 1.0)).collect();
+        let white_score_interval =
+            crate::stats::unit_mean_interval(&clusters, crate::stats::z_for_confidence(0.95));
         for games in by_pair.values() {
             if let [a, b] = games.as_slice() {
                 stats.add_pair(a.1, b.1);
@@ -585,6 +602,7 @@ impl Summary {
         Summary {
             games,
             stats,
+            white_score_interval,
             mean_plies: if games > 0 {
                 plies as f64 / games as f64
             } else {
@@ -597,7 +615,7 @@ impl Summary {
     /// One line for the terminal.
     pub fn line(&self) -> String {
         let s = &self.stats;
-        let (lo, hi) = s.score_interval(0.95);
+        let (lo, hi) = self.white_score_interval;
         format!(
             "{} games: +{} ={} -{} (White's view)  White score {:.3} [{:.3}, {:.3}]  draws {:.1}%  mean plies {:.1}",
             self.games,

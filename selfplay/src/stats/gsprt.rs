@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// Prior count given to each *empty* pentanomial bin before the LLR and nElo are
+/// computed, as fishtest's `regularize` does (non-empty bins are left alone). Without
+/// it an empty bin would have probability zero under every fitted distribution and the
+/// likelihood ratio could not move mass into it.
 pub const PENTA_PRIOR: f64 = 1e-3;
 
 /// The per-game score of each pentanomial bin: a pair scoring `i` half-points averages

@@ -196,11 +196,6 @@ pub fn fieller_interval(a: f64, b: f64, va: f64, vb: f64, cab: f64, z: f64) -> R
     RatioInterval::Bounded((qb - root) / qa, (qb + root) / qa)
 }
 
-/// Prior count given to each *empty* pentanomial bin before the LLR and nElo are
-/// computed, as fishtest's `regularize` does (non-empty bins are left alone). Without
-/// it an empty bin would have probability zero under every fitted distribution and the
-/// likelihood ratio could not move mass into it.
-
 #[cfg(test)]
 mod tests {
     use super::*;
