@@ -28,8 +28,10 @@ use variantlab_engine::game::Game;
 use variantlab_engine::search::Limits;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
-/// Everything that defines an SPRT match; saved as `sprt_config.json`.
+/// Everything that defines an SPRT match; saved as `sprt_config.json` and read back strictly,
+/// as `run.json` is ([`crate::tournament::RunConfig`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SprtConfig {
     /// Variant name.
     pub variant: String,
@@ -60,7 +62,6 @@ pub struct SprtConfig {
     pub tc: Option<TimeControl>,
     /// Whether the games (and so the decision) are fixed by the seed: false with time
     /// limits or an external engine.
-    #[serde(default = "yes")]
     pub reproducible: bool,
     /// Stop after this many games without a decision.
     pub max_games: u64,
@@ -70,10 +71,6 @@ pub struct SprtConfig {
     pub openings: String,
     /// Ply limit.
     pub max_plies: u32,
-}
-
-fn yes() -> bool {
-    true
 }
 
 impl SprtConfig {
@@ -208,10 +205,10 @@ pub enum Job {
 pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Result<SprtSummary> {
     let cpath = dir.join("sprt_config.json");
     let saved = || -> Result<SprtConfig> {
-        let text = std::fs::read_to_string(&cpath)
-            .with_context(|| format!("--resume {}: no sprt_config.json there", dir.display()))?;
-        let c: SprtConfig =
-            serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))?;
+        if !cpath.exists() {
+            bail!("--resume {}: no sprt_config.json there", dir.display());
+        }
+        let c: SprtConfig = crate::output::read_json(&cpath)?;
         crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
         Ok(c)
     };

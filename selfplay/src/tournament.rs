@@ -28,8 +28,13 @@ use variantlab_engine::search::Limits;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
-/// Everything that defines a run; saved as `run.json`.
+/// Everything that defines a run; saved as `run.json`, and read back strictly: an unknown
+/// field, or a missing one that is always written, is an error naming it (a damaged file
+/// must not change the run silently). `Option::deserialize` makes a field required that
+/// serde would otherwise take as `None` when missing; the fields written only when set
+/// (`variant_file`, `movetime`, `tc`) are the ones that may be absent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// Variant name.
     pub variant: String,
@@ -40,8 +45,10 @@ pub struct RunConfig {
     /// Games in the whole study (all shards).
     pub games: u64,
     /// Default limits per move.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub nodes: Option<u64>,
     /// Default depth per move (when no nodes).
+    #[serde(deserialize_with = "Option::deserialize")]
     pub depth: Option<u32>,
     /// Default time per move in milliseconds (when neither nodes nor depth).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,7 +58,6 @@ pub struct RunConfig {
     pub tc: Option<TimeControl>,
     /// Whether the games are fixed by the seed: false with time limits or an external
     /// engine (then a resumed or repeated run plays other games).
-    #[serde(default = "yes")]
     pub reproducible: bool,
     /// Master seed.
     pub seed: u64,
@@ -67,26 +73,27 @@ pub struct RunConfig {
     pub record_moves: bool,
     /// Whether `games.pgn` is written (with `record_moves` only: it is made from the
     /// moves). Output only, not part of the run's identity.
-    #[serde(default = "yes")]
     pub pgn: bool,
     /// `(I, N)`: this run plays the I-th (1-based) of N slices of the pairs.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub shard: Option<(u64, u64)>,
     /// FNV-1a 64 checksum (hex) of the openings file when `openings` is a file; the file
     /// itself is copied into the run folder as [`OPENINGS_COPY`], and resume and merge use
     /// and check that copy, so a moved folder resumes and a changed file is noticed.
-    #[serde(default)]
+    #[serde(deserialize_with = "Option::deserialize")]
     pub openings_checksum: Option<String>,
     /// Engine version that played.
     pub engine_version: String,
     /// Git commit the binary was built from, `+modified` when its tree had changes
     /// (informational; `unknown` outside a git checkout).
-    #[serde(default)]
+    #[serde(deserialize_with = "Option::deserialize")]
     pub git_commit: Option<String>,
     /// Threads used (informational, not part of the identity).
     pub threads: usize,
     /// Unix seconds at start (informational).
     pub started: u64,
     /// Unix seconds at completion, once complete.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub finished: Option<u64>,
 }
 
@@ -231,10 +238,6 @@ pub fn default_limits(
     }
 }
 
-fn yes() -> bool {
-    true
-}
-
 /// The folder, inside a run folder, of the external engines' standard error logs.
 pub const ENGINE_LOGS: &str = "engines";
 
@@ -346,10 +349,7 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
     if !path.exists() {
         return Ok(None);
     }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let config: RunConfig =
-        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    let config: RunConfig = crate::output::read_json(&path)?;
     crate::variant_file::ensure(&config.variant, config.variant_file.as_ref(), &path)?;
     Ok(Some(config))
 }
@@ -938,11 +938,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     let mut moves = Vec::new();
     let mut header = Vec::new();
     for d in dirs {
-        let path = d.join("run.json");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("{}: no run.json", d.display()))?;
-        let c: RunConfig =
-            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+        let c = saved_config(d)?.with_context(|| format!("{}: no run.json", d.display()))?;
         match &first {
             None => first = Some(c.clone()),
             Some(f) if f.identity() != c.identity() => {
@@ -954,7 +950,6 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
             }
             _ => {}
         }
-        crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &path)?;
         c.openings_in(d)?;
         let kind = VariantKind::from_name(&c.variant)?;
         header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
