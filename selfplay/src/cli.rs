@@ -104,6 +104,10 @@ enum Command {
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
+        /// Replace a run of another study in the output folder (only variantlab's files are
+        /// removed; a folder holding others is refused).
+        #[arg(long)]
+        force: bool,
     },
     /// Balance and game-length statistics of tournament folders: balance.csv, length.csv.
     Stats {
@@ -308,8 +312,12 @@ pub struct PlayArgs {
     shard: Option<String>,
     /// Finish the run in this folder.
     /// With `--games N`, a finished run is extended to N games.
-    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "movetime", "tc", "seed", "white", "black", "out", "shard"])]
+    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "movetime", "tc", "seed", "white", "black", "out", "shard", "force"])]
     resume: Option<PathBuf>,
+    /// Replace a run already in the output folder (only variantlab's files are removed; a
+    /// folder holding others is refused).
+    #[arg(long)]
+    force: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -475,7 +483,7 @@ fn play(args: PlayArgs) -> Result<()> {
         };
         config.reproducible = config.is_reproducible();
         let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
-        (PlayJob::Start(Box::new(config)), dir)
+        (PlayJob::Start(Box::new(config), args.force), dir)
     };
     tournament::play_command(job, &dir, &opts)
 }
@@ -827,7 +835,7 @@ pub fn run() -> Result<()> {
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
         Command::Report { dirs, out } => crate::report::command(&dirs, &out),
-        Command::Merge { dirs, out } => tournament::merge_command(&dirs, &out),
+        Command::Merge { dirs, out, force } => tournament::merge_command(&dirs, &out, force),
         Command::Study(args) => study(args),
         Command::Bench {
             variant,

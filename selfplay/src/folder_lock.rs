@@ -56,6 +56,14 @@ impl FolderLock {
     }
 }
 
+impl FolderLock {
+    /// Records that the locked folder is now at `dir` (renamed or swapped into place while
+    /// held), so the lock file is removed from there.
+    pub fn moved_to(&mut self, dir: &Path) {
+        self.path = dir.join(LOCK_FILE);
+    }
+}
+
 impl Drop for FolderLock {
     fn drop(&mut self) {
         // Removed while still held (see `acquire`); where files cannot be told apart, kept.
@@ -191,8 +199,15 @@ mod tests {
             for t in threads {
                 t.join().unwrap();
             }
-            assert_eq!(most.load(Ordering::SeqCst), 1, "round {round}: two holders at once");
-            assert!(wins.load(Ordering::SeqCst) >= 1, "round {round}: nobody won");
+            assert_eq!(
+                most.load(Ordering::SeqCst),
+                1,
+                "round {round}: two holders at once"
+            );
+            assert!(
+                wins.load(Ordering::SeqCst) >= 1,
+                "round {round}: nobody won"
+            );
         }
     }
 }

@@ -224,9 +224,8 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
                         dir.display()
                     );
                 }
-                crate::folder_lock::ensure_unused(dir)?;
-                std::fs::remove_dir_all(dir)
-                    .with_context(|| format!("clearing {}", dir.display()))?;
+                let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
+                crate::run_folder::clear(dir)?;
             }
             c.test()?;
             let kind = VariantKind::from_name(&c.variant)?;

@@ -320,18 +320,35 @@ pub struct RunOptions {
 /// # Errors
 /// An existing run in `dir`, an unwritable folder, a bad configuration.
 pub fn start(config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
-    if dir.join("run.json").exists() {
-        bail!(
-            "{} already holds a run; use --resume {} to finish it, or choose another --out",
-            dir.display(),
-            dir.display()
-        );
-    }
+    start_or_replace(config, dir, opts, false)
+}
+
+/// [`start`], where `force` replaces a run already in `dir` (the toolkit's files only,
+/// [`crate::run_folder::clear`]) instead of refusing it.
+///
+/// # Errors
+/// Those of [`start`]; with `force`, a file in `dir` that variantlab did not write.
+pub fn start_or_replace(
+    config: RunConfig,
+    dir: &Path,
+    opts: &RunOptions,
+    force: bool,
+) -> Result<Summary> {
     let config = config.with_openings_checksum()?;
     validate(&config)?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating output folder {}", dir.display()))?;
     let _lock = FolderLock::acquire(dir)?;
+    if dir.join("run.json").exists() {
+        if !force {
+            bail!(
+                "{} already holds a run; use --resume {} to finish it, --force to replace it, or choose another --out",
+                dir.display(),
+                dir.display()
+            );
+        }
+        crate::run_folder::clear(dir)?;
+    }
     if config.openings_checksum.is_some() {
         std::fs::copy(&config.openings, dir.join(OPENINGS_COPY))
             .with_context(|| format!("copying {} into {}", config.openings, dir.display()))?;
@@ -358,7 +375,8 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
 /// A run there with the same settings is resumed (`Ok(true)`; a finished one costs
 /// nothing), an empty place is started afresh (`Ok(false)`), and a run with other settings
 /// (another variant, game count, node count, seed, openings ...) is refused, or with
-/// `force` deleted and started afresh.
+/// `force` removed (the toolkit's files only, [`crate::run_folder::clear`]) and started
+/// afresh.
 ///
 /// # Errors
 /// A run with other settings and no `force`, an unreadable `run.json`, an undeletable folder.
@@ -366,8 +384,8 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
     match saved_config(dir)? {
         Some(saved) if saved.identity() == config.identity() => Ok(true),
         Some(_) if force => {
-            crate::folder_lock::ensure_unused(dir)?;
-            std::fs::remove_dir_all(dir).with_context(|| format!("clearing {}", dir.display()))?;
+            let _lock = FolderLock::acquire(dir)?;
+            crate::run_folder::clear(dir)?;
             Ok(false)
         }
         Some(saved) => bail!(
@@ -392,9 +410,12 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
 /// # Errors
 /// No run in `dir`, or a damaged CSV (named, with the line).
 pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    if !dir.join("run.json").exists() {
+        bail!("--resume {}: no run.json there", dir.display());
+    }
+    let _lock = FolderLock::acquire(dir)?;
     let config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
-    let _lock = FolderLock::acquire(dir)?;
     run(config, dir, opts)
 }
 
@@ -404,6 +425,10 @@ pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
 /// # Errors
 /// No run in `dir`, fewer games than it already has, or the errors of [`resume`].
 pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
+    if !dir.join("run.json").exists() {
+        bail!("--resume {}: no run.json there", dir.display());
+    }
+    let _lock = FolderLock::acquire(dir)?;
     let mut config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
     if games < config.games {
@@ -413,7 +438,6 @@ pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
             config.games
         );
     }
-    let _lock = FolderLock::acquire(dir)?;
     config.games = games;
     config.finished = None;
     write_json(&dir.join("run.json"), &config)?;
@@ -423,8 +447,8 @@ pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
 /// What `variantlab play` does with its folder.
 #[derive(Clone, Debug)]
 pub enum PlayJob {
-    /// Start this new run there.
-    Start(Box<RunConfig>),
+    /// Start this new run there; with `true` (`--force`), replacing a run there.
+    Start(Box<RunConfig>, bool),
     /// Finish the run there.
     Resume,
     /// Extend the run there to this many games, then finish it.
@@ -437,7 +461,7 @@ pub enum PlayJob {
 /// Those of [`start`], [`resume`] and [`extend`].
 pub fn play_command(job: PlayJob, dir: &Path, opts: &RunOptions) -> Result<()> {
     let summary = match job {
-        PlayJob::Start(config) => start(*config, dir, opts)?,
+        PlayJob::Start(config, force) => start_or_replace(*config, dir, opts, force)?,
         PlayJob::Resume => resume(dir, opts)?,
         PlayJob::Extend(games) => extend(dir, games, opts)?,
     };
@@ -479,6 +503,22 @@ pub fn drop_partial_line(path: &Path) -> Result<bool> {
     Ok(true)
 }
 
+/// Whether `path` exists and ends in an unfinished line (a run killed mid-write).
+fn ends_unfinished(path: &Path) -> Result<bool> {
+    let Ok(mut f) = File::open(path) else {
+        return Ok(false);
+    };
+    use std::io::{Seek, SeekFrom};
+    let len = f.metadata()?.len();
+    if len == 0 {
+        return Ok(false);
+    }
+    let mut last = [0u8];
+    f.seek(SeekFrom::Start(len - 1))?;
+    f.read_exact(&mut last)?;
+    Ok(last[0] != b'\n')
+}
+
 /// Reads a CSV written by this tool, checking the header and every row's width.
 pub fn read_csv(path: &Path, header: &[String]) -> Result<Vec<Vec<String>>> {
     let mut reader = csv::ReaderBuilder::new()
@@ -503,10 +543,12 @@ pub fn read_csv(path: &Path, header: &[String]) -> Result<Vec<Vec<String>>> {
     for (i, rec) in reader.records().enumerate() {
         let rec = rec.with_context(|| format!("{}: line {}", path.display(), i + 2))?;
         if rec.len() != header.len() {
+            let first = header[0].strip_suffix("_id").unwrap_or(&header[0]);
             bail!(
-                "{}: line {} has {} fields, expected {}",
+                "{}: line {} ({first} {}) has {} fields, expected {} (a cut row?)",
                 path.display(),
                 i + 2,
+                rec.get(0).unwrap_or(""),
                 rec.len(),
                 header.len()
             );
@@ -653,38 +695,60 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     if drop_partial_line(&games_path)? {
         eprintln!("note: {} ended in an unfinished row (a killed run); it was dropped and its game is replayed", games_path.display());
     }
-    let done_rows = if games_path.exists() {
+    let mut done_rows = if games_path.exists() {
         read_csv(&games_path, &header)?
     } else {
         Vec::new()
     };
-    let done: BTreeSet<u64> = done_rows
-        .iter()
-        .map(|r| r[0].parse().unwrap_or(u64::MAX))
-        .collect();
+    let id_of = |r: &Vec<String>| r[0].parse::<u64>().unwrap_or(u64::MAX);
     if config.record_moves {
         // Moves of games without a finished row are replayed: drop them.
         drop_partial_line(&moves_path)?;
-        if moves_path.exists() {
-            let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
-            let rows = read_csv(&moves_path, &mh)?;
-            let kept: Vec<Vec<String>> = rows
+        let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
+        let rows = if moves_path.exists() {
+            read_csv(&moves_path, &mh)?
+        } else {
+            Vec::new()
+        };
+        // A game whose move rows are not all there (a cut or deleted moves.csv) is played
+        // again, its row in games.csv dropped first.
+        let short: BTreeSet<u64> = crate::recorded::short_games(
+            done_rows
                 .iter()
-                .filter(|r| done.contains(&r[0].parse().unwrap_or(u64::MAX)))
-                .cloned()
-                .collect();
-            if kept.len() != rows.len() {
-                rewrite(&moves_path, &MOVES_HEADER.map(String::from), kept.clone())?;
-            }
-            if write_pgn {
-                // Rebuilt from the rows kept: a record cut by a kill, or one of a game
-                // without a finished row, is gone, and none is written twice.
-                pgn::rewrite(&pgn_path, &config, &done_rows, &pgn::moves_by_game(&kept))?;
-            }
-        } else if write_pgn {
-            pgn::rewrite(&pgn_path, &config, &done_rows, &Default::default())?;
+                .map(|r| (id_of(r), r[9].parse().unwrap_or(u64::MAX))),
+            rows.iter()
+                .enumerate()
+                .map(|(i, r)| (id_of(r), i as u64 + 2)),
+        )
+        .iter()
+        .map(|g| g.id)
+        .collect();
+        if !short.is_empty() {
+            eprintln!(
+                "note: {} lacks moves of {} finished game(s) (first: game {}); they are played again",
+                moves_path.display(),
+                short.len(),
+                short.first().copied().unwrap_or_default()
+            );
+            done_rows.retain(|r| !short.contains(&id_of(r)));
+            rewrite(&games_path, &header, done_rows.clone())?;
+        }
+        let done: BTreeSet<u64> = done_rows.iter().map(id_of).collect();
+        let kept: Vec<Vec<String>> = rows
+            .iter()
+            .filter(|r| done.contains(&id_of(r)))
+            .cloned()
+            .collect();
+        if kept.len() != rows.len() || !moves_path.exists() {
+            rewrite(&moves_path, &mh, kept.clone())?;
+        }
+        if write_pgn {
+            // Rebuilt from the rows kept: a record cut by a kill, or one of a game
+            // without a finished row, is gone, and none is written twice.
+            pgn::rewrite(&pgn_path, &config, &done_rows, &pgn::moves_by_game(&kept))?;
         }
     }
+    let done: BTreeSet<u64> = done_rows.iter().map(id_of).collect();
 
     let jobs: Vec<Job> = (0..config.games)
         .filter(|&id| config.in_shard(id) && !done.contains(&id))
@@ -925,11 +989,16 @@ fn moves_rows(game_id: u64, out: &GameOutcome) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Combines shard folders into `out`, refusing folders from different studies.
+/// Combines shard folders into `out`, refusing folders from different studies. The whole
+/// result is written into a folder beside `out` (`OUT.merging`), which then takes `out`'s
+/// place in one step ([`run_folder::exchange`]): a kill leaves the old state or the new one,
+/// never a mix. `out` is locked meanwhile; a run of another study there is refused unless
+/// `force`, and a folder holding files variantlab did not write is refused always.
 ///
 /// # Errors
-/// Mismatched configurations, a game present twice, an unreadable folder.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
+/// Mismatched configurations, a game present twice or with its moves incomplete, an
+/// unreadable folder, another run in `out` (without `force`), a foreign file in `out`.
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
     if dirs.is_empty() {
         bail!("merge needs at least one folder");
     }
@@ -953,12 +1022,32 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         c.openings_in(d)?;
         let kind = VariantKind::from_name(&c.variant)?;
         header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
-        drop_partial_line(&d.join("games.csv"))?;
-        rows.extend(read_csv(&d.join("games.csv"), &header)?);
+        let games_path = d.join("games.csv");
+        if ends_unfinished(&games_path)? {
+            bail!(
+                "{} ends in an unfinished row (a killed run); `variantlab play --resume {}` finishes it before a merge",
+                games_path.display(),
+                d.display()
+            );
+        }
+        let games = read_csv(&games_path, &header)?;
         if c.record_moves {
             let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
-            moves.extend(read_csv(&d.join("moves.csv"), &mh)?);
+            let m = read_csv(&d.join("moves.csv"), &mh)?;
+            let id_of = |r: &Vec<String>| r[0].parse::<u64>().unwrap_or(u64::MAX);
+            let short = crate::recorded::short_games(
+                games
+                    .iter()
+                    .map(|r| (id_of(r), r[9].parse().unwrap_or(u64::MAX))),
+                m.iter().enumerate().map(|(i, r)| (id_of(r), i as u64 + 2)),
+            );
+            if let Some(g) = short.first() {
+                return Err(crate::recorded::short_game_error(d, g));
+            }
+            let done: BTreeSet<u64> = games.iter().map(id_of).collect();
+            moves.extend(m.into_iter().filter(|r| done.contains(&id_of(r))));
         }
+        rows.extend(games);
     }
     let mut config = first.expect("at least one folder");
     rows.sort_by_key(|r| r[0].parse::<u64>().unwrap_or(u64::MAX));
@@ -971,6 +1060,33 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         }
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut lock = FolderLock::acquire(out)?;
+    match saved_config(out) {
+        Ok(Some(there)) if there.identity() != config.identity() && !force => bail!(
+            "{} holds another run ({} games of {}); use --force to replace it, or choose another --out",
+            out.display(),
+            there.games,
+            there.variant
+        ),
+        Err(e) if !force => {
+            return Err(e.context(format!(
+                "{} holds a run that cannot be read; use --force to replace it",
+                out.display()
+            )))
+        }
+        _ => {}
+    }
+    crate::run_folder::ensure_only_ours(out)?;
+    let mut staging = out.as_os_str().to_owned();
+    staging.push(".merging");
+    let staging = PathBuf::from(staging);
+    // Left by a merge killed before its swap: the toolkit's files only.
+    if staging.exists() {
+        crate::run_folder::clear(&staging)?;
+        std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
+    }
+    std::fs::create_dir(&staging).with_context(|| format!("creating {}", staging.display()))?;
+    let mut staging_lock = FolderLock::acquire(&staging)?;
     config.shard = None;
     config.finished = if rows.len() as u64 == config.games {
         Some(now())
@@ -978,11 +1094,12 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         None
     };
     if config.openings_checksum.is_some() {
-        std::fs::copy(dirs[0].join(OPENINGS_COPY), out.join(OPENINGS_COPY))
-            .with_context(|| format!("copying the openings into {}", out.display()))?;
+        let to = staging.join(OPENINGS_COPY);
+        std::fs::copy(dirs[0].join(OPENINGS_COPY), &to)
+            .with_context(|| format!("copying the openings into {}", to.display()))?;
     }
-    write_json(&out.join("run.json"), &config)?;
-    rewrite(&out.join("games.csv"), &header, rows.clone())?;
+    write_json(&staging.join("run.json"), &config)?;
+    rewrite(&staging.join("games.csv"), &header, rows.clone())?;
     let not_reproducible = !config.reproducible;
     if config.record_moves {
         moves.sort_by_key(|r| {
@@ -993,18 +1110,26 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         });
         if config.pgn {
             pgn::rewrite(
-                &out.join(pgn::PGN_FILE),
+                &staging.join(pgn::PGN_FILE),
                 &config,
                 &rows,
                 &pgn::moves_by_game(&moves),
             )?;
         }
         rewrite(
-            &out.join("moves.csv"),
+            &staging.join("moves.csv"),
             &MOVES_HEADER.map(String::from),
             moves,
         )?;
     }
+    crate::run_folder::exchange(&staging, out)?;
+    staging_lock.moved_to(out);
+    lock.moved_to(&staging);
+    // The old run, now beside: the toolkit's files only (checked above).
+    crate::run_folder::clear(&staging)?;
+    drop(lock);
+    std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
+    drop(staging_lock);
     Ok(Summary {
         not_reproducible,
         ..Summary::from_rows(&rows)
@@ -1015,8 +1140,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
 ///
 /// # Errors
 /// Those of [`merge`].
-pub fn merge_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
-    let summary = merge(dirs, out)?;
+pub fn merge_command(dirs: &[PathBuf], out: &Path, force: bool) -> Result<()> {
+    let summary = merge(dirs, out, force)?;
     out!("{}", summary.line());
     out!("wrote {}", out.join("games.csv").display());
     Ok(())

@@ -123,7 +123,11 @@ fn a_damaged_sprt_config_is_refused_naming_the_field() {
     for (from, to, says) in [
         ("\"nodes\"", "\"nOdes\"", "nOdes"),
         ("\"seed\": 1,", "", "missing field `seed`"),
-        ("\"reproducible\": true,", "", "missing field `reproducible`"),
+        (
+            "\"reproducible\": true,",
+            "",
+            "missing field `reproducible`",
+        ),
     ] {
         std::fs::write(&cfg, &good).unwrap();
         edit(&cfg, from, to);
@@ -132,4 +136,248 @@ fn a_damaged_sprt_config_is_refused_naming_the_field() {
         assert!(!o.status.success(), "{from} -> {to}: {e}");
         assert!(e.contains(says) && e.contains("sprt_config.json"), "{e}");
     }
+}
+
+/// Cuts the last line of `path` in half.
+fn cut_last_line(path: &Path) {
+    let text = read(path);
+    let body = text.trim_end_matches('\n');
+    let start = body.rfind('\n').unwrap() + 1;
+    let half = start + (body.len() - start) / 2;
+    std::fs::write(path, &text[..half]).unwrap();
+}
+
+#[test]
+fn a_short_or_missing_moves_csv_is_never_taken_as_complete() {
+    let full = tmp("moves-full");
+    finished_run(&full, "6", &[]);
+    let dir = tmp("moves-cut");
+    let d = dir.to_str().unwrap();
+    for (damage, name) in [(0, "cut"), (1, "deleted"), (2, "header only")] {
+        finished_run(&dir, "6", &["--force"]);
+        let moves = dir.join("moves.csv");
+        match damage {
+            0 => cut_last_line(&moves),
+            1 => std::fs::remove_file(&moves).unwrap(),
+            _ => std::fs::write(&moves, "game_id,ply,move,side,material,eval_white_cp\n").unwrap(),
+        }
+        // Every reader refuses, naming the file, the game and the line.
+        let out = format!("{d}-out");
+        for args in [
+            vec!["stats", d],
+            vec!["report", d, "--out", &format!("{out}.html")],
+            vec!["merge", d, "--out", &out],
+            vec!["tune", "--games", d, "--out", &format!("{out}.json")],
+            vec![
+                "values",
+                "--variant",
+                "chess",
+                "--method",
+                "regression",
+                "--from",
+                d,
+                "--out",
+                &out,
+            ],
+        ] {
+            let o = variantlab(&args);
+            let e = stderr(&o);
+            assert!(!o.status.success(), "{name}: {args:?}: {e}");
+            assert!(e.contains("moves.csv"), "{name}: {args:?}: {e}");
+            let game = if damage == 0 { "game 5" } else { "game 0" };
+            if damage != 1 {
+                assert!(e.contains(game) && e.contains("line"), "{name}: {args:?}: {e}");
+            }
+        }
+        // Resume plays the games again, and the run is whole.
+        let o = variantlab(&["play", "--resume", d, "--quiet"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert_eq!(read(&moves), read(&full.join("moves.csv")), "{name}");
+        let cut = |t: String| {
+            t.lines()
+                .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            cut(read(&dir.join("games.csv"))),
+            cut(read(&full.join("games.csv"))),
+            "{name}"
+        );
+        let no_date = |t: String| {
+            t.lines()
+                .filter(|l| !l.starts_with("[Date"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(
+            no_date(read(&dir.join("games.pgn"))),
+            no_date(read(&full.join("games.pgn"))),
+            "{name}"
+        );
+        let o = variantlab(&["stats", d]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn merge_swaps_the_whole_result_in_and_refuses_another_run() {
+    let (a, b) = (tmp("merge-a"), tmp("merge-b"));
+    finished_run(&a, "8", &["--shard", "1/2"]);
+    finished_run(&b, "8", &["--shard", "2/2"]);
+    let out = tmp("merge-out");
+    let (da, db, dout) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+    let o = variantlab(&["merge", da, db, "--out", dout]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let merged = read(&out.join("moves.csv"));
+    assert!(!Path::new(&format!("{dout}.merging")).exists());
+    assert!(!out.join("lock").exists());
+    // Merging again into the same study's folder replaces it with the same result.
+    let o = variantlab(&["merge", da, db, "--out", dout]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&out.join("moves.csv")), merged);
+
+    // Another study's run there is refused unless --force ...
+    let other = tmp("merge-other");
+    let dother = other.to_str().unwrap();
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "dream-chess-46",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--out",
+        dother,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = variantlab(&["merge", da, db, "--out", dother]);
+    let e = stderr(&o);
+    assert!(
+        !o.status.success() && e.contains("another run") && e.contains("--force"),
+        "{e}"
+    );
+    assert!(read(&other.join("run.json")).contains("dream-chess-46"));
+    // ... and a folder holding a file variantlab did not write is refused even with it.
+    std::fs::write(other.join("notes.md"), "mine").unwrap();
+    let o = variantlab(&["merge", da, db, "--out", dother, "--force"]);
+    let e = stderr(&o);
+    assert!(!o.status.success() && e.contains("notes.md"), "{e}");
+    assert_eq!(read(&other.join("notes.md")), "mine");
+    std::fs::remove_file(other.join("notes.md")).unwrap();
+    let o = variantlab(&["merge", da, db, "--out", dother, "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&other.join("moves.csv")), merged);
+
+    // A shard whose moves are cut is refused, and the target is left as it was.
+    cut_last_line(&b.join("moves.csv"));
+    let o = variantlab(&["merge", da, db, "--out", dout]);
+    let e = stderr(&o);
+    assert!(
+        !o.status.success() && e.contains("moves.csv") && e.contains("line"),
+        "{e}"
+    );
+    assert_eq!(read(&out.join("moves.csv")), merged);
+}
+
+#[test]
+fn force_removes_only_the_toolkits_files() {
+    // sprt
+    let dir = tmp("force-sprt");
+    assert!(sprt_match(&dir, &[]).status.success());
+    std::fs::write(dir.join("thesis.tex"), "years of work").unwrap();
+    let o = sprt_match(&dir, &["--seed", "2", "--force"]);
+    let e = stderr(&o);
+    assert!(!o.status.success() && e.contains("thesis.tex"), "{e}");
+    assert_eq!(read(&dir.join("thesis.tex")), "years of work");
+    assert!(dir.join("sprt_config.json").exists());
+    std::fs::remove_file(dir.join("thesis.tex")).unwrap();
+    let o = sprt_match(&dir, &["--seed", "2", "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(read(&dir.join("sprt_config.json")).contains("\"seed\": 2"));
+
+    // play: --force replaces a run, as the README says, and keeps others' files
+    let dir = tmp("force-play");
+    finished_run(&dir, "2", &[]);
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--nodes",
+        "150",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("--force"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let again = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--variant",
+            "chess",
+            "--games",
+            "2",
+            "--nodes",
+            "150",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        variantlab(&args)
+    };
+    let o = again(&["--force"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("notes.txt"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(read(&dir.join("run.json")).contains("\"nodes\": 200"));
+    std::fs::remove_file(dir.join("notes.txt")).unwrap();
+    let o = again(&["--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(read(&dir.join("run.json")).contains("\"nodes\": 150"));
+    assert!(!dir.join("moves.csv").exists());
+
+    // study
+    let out = tmp("force-study");
+    let study = |nodes: &str, force: bool| {
+        let mut args = vec![
+            "study",
+            "--variants",
+            "chess",
+            "--games",
+            "2",
+            "--nodes",
+            nodes,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ];
+        if force {
+            args.push("--force");
+        }
+        variantlab(&args)
+    };
+    assert!(study("100", false).status.success());
+    std::fs::write(out.join("chess").join("draft.md"), "mine").unwrap();
+    let o = study("120", true);
+    assert!(
+        !o.status.success() && stderr(&o).contains("draft.md"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(read(&out.join("chess").join("draft.md")), "mine");
 }
