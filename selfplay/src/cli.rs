@@ -283,11 +283,12 @@ pub struct PlayArgs {
     /// Engine A (White in the first game of each pair): `default`, a JSON file, or
     /// `engine:CMD`, an external UCI engine started with the command line CMD
     /// (`engine:stockfish`, `engine:"target/release/variantlab uci"`).
-    #[arg(long, default_value = "default")]
-    white: String,
+    /// With --resume, the run's external engines must be named again (see --resume).
+    #[arg(long)]
+    white: Option<String>,
     /// Engine B: `default`, a JSON file, or `engine:CMD`.
-    #[arg(long, default_value = "default")]
-    black: String,
+    #[arg(long)]
+    black: Option<String>,
     /// Output folder (default out/VARIANT).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -311,8 +312,10 @@ pub struct PlayArgs {
     #[arg(long)]
     shard: Option<String>,
     /// Finish the run in this folder.
-    /// With `--games N`, a finished run is extended to N games.
-    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "movetime", "tc", "seed", "white", "black", "out", "shard", "force"])]
+    /// With `--games N`, a finished run is extended to N games. A run with external engines
+    /// resumes only with the same --white/--black given again: nothing in a run folder is
+    /// run that the command line did not name.
+    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "movetime", "tc", "seed", "out", "shard", "force"])]
     resume: Option<PathBuf>,
     /// Replace a run already in the output folder (only variantlab's files are removed; a
     /// folder holding others is refused).
@@ -386,9 +389,11 @@ fn play(args: PlayArgs) -> Result<()> {
         quiet: args.quiet,
     };
     let (job, dir) = if let Some(dir) = args.resume {
+        let load = |spec: &Option<String>| spec.as_deref().map(EngineConfig::load).transpose();
+        let named = [load(&args.white)?, load(&args.black)?];
         match args.games {
-            Some(games) => (PlayJob::Extend(games), dir),
-            None => (PlayJob::Resume, dir),
+            Some(games) => (PlayJob::Extend(games, named), dir),
+            None => (PlayJob::Resume(named), dir),
         }
     } else {
         let name = variant_name(args.variant)?;
@@ -460,8 +465,8 @@ fn play(args: PlayArgs) -> Result<()> {
             reproducible: true,
             seed: args.seed,
             openings: args.openings,
-            white: EngineConfig::load(&args.white)?,
-            black: EngineConfig::load(&args.black)?,
+            white: EngineConfig::load(args.white.as_deref().unwrap_or("default"))?,
+            black: EngineConfig::load(args.black.as_deref().unwrap_or("default"))?,
             adjudication: Adjudication {
                 max_plies: args
                     .max_plies
@@ -560,8 +565,9 @@ pub struct SprtArgs {
     variant: Option<String>,
     /// The reference configuration: `default`, a JSON file, or `engine:CMD` (an external
     /// UCI engine).
-    #[arg(long, default_value = "default")]
-    base: String,
+    /// [default: default]. With --resume, the match's external engines must be named again.
+    #[arg(long)]
+    base: Option<String>,
     /// The candidate configuration: `default`, a JSON file, or `engine:CMD`.
     #[arg(long, required_unless_present = "resume")]
     test: Option<String>,
@@ -613,7 +619,7 @@ pub struct SprtArgs {
     out: Option<PathBuf>,
     /// Continue the match in this folder with its saved settings: only --max-games,
     /// --threads and --quiet may be given with it.
-    #[arg(long, conflicts_with_all = ["variant", "base", "test", "elo0", "elo1", "alpha", "beta", "model", "nodes", "movetime", "tc", "seed", "openings", "max_plies", "force", "out"])]
+    #[arg(long, conflicts_with_all = ["variant", "elo0", "elo1", "alpha", "beta", "model", "nodes", "movetime", "tc", "seed", "openings", "max_plies", "force", "out"])]
     resume: Option<PathBuf>,
     /// No progress display.
     #[arg(long)]
@@ -629,6 +635,10 @@ fn sprt(a: SprtArgs) -> Result<()> {
         Some(dir) => (
             crate::sprt::Job::Resume {
                 max_games: a.max_games,
+                named: [
+                    a.base.as_deref().map(EngineConfig::load).transpose()?,
+                    a.test.as_deref().map(EngineConfig::load).transpose()?,
+                ],
             },
             dir,
         ),
@@ -641,7 +651,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
             let mut config = crate::sprt::SprtConfig {
                 variant_file: crate::variant_file::definition_for(&name),
                 variant: name,
-                base: EngineConfig::load(&a.base)?,
+                base: EngineConfig::load(a.base.as_deref().unwrap_or("default"))?,
                 test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
                 elo0: a.elo0,
                 elo1: a.elo1,

@@ -385,7 +385,7 @@ impl PlayerSpec {
                     command,
                     G::start().variant_name(),
                     &config.options,
-                    log_dir.map(|d| d.join(format!("{}.stderr.log", config.name))),
+                    log_dir.map(|d| d.join(format!("{}.stderr.log", config.file_name()))),
                 )
                 .with_context(|| format!("configuration {:?}", config.name))?,
             ),

@@ -194,8 +194,14 @@ fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
 pub enum Job {
     /// A match with these settings.
     Start(Box<SprtConfig>),
-    /// The match in the folder, with a new cap on its games if given.
-    Resume { max_games: Option<u64> },
+    /// The match in the folder, with a new cap on its games if given, and the engines the
+    /// command line named (`--base`, `--test`; see [`crate::tournament::confirm_engines`]).
+    Resume {
+        /// A new cap on the match's games.
+        max_games: Option<u64>,
+        /// `--base` and `--test`, if given.
+        named: crate::tournament::Named,
+    },
 }
 
 /// Runs (or, with an existing folder, resumes) a match.
@@ -210,6 +216,11 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         }
         let c: SprtConfig = crate::output::read_json(&cpath)?;
         crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
+        for engine in [&c.base, &c.test] {
+            engine
+                .check_name()
+                .with_context(|| format!("reading {}", cpath.display()))?;
+        }
         Ok(c)
     };
     let config = match job {
@@ -241,14 +252,19 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             write_json(&cpath, &c)?;
             *c
         }
-        Job::Resume { max_games: None } => saved()?,
-        Job::Resume {
-            max_games: Some(cap),
-        } => {
-            crate::folder_lock::ensure_unused(dir)?;
+        Job::Resume { max_games, named } => {
             let mut c = saved()?;
-            c.max_games = cap;
-            write_json(&cpath, &c)?;
+            crate::tournament::confirm_engines(
+                &cpath,
+                [&c.base, &c.test],
+                &named,
+                ["--base", "--test"],
+            )?;
+            if let Some(cap) = max_games {
+                crate::folder_lock::ensure_unused(dir)?;
+                c.max_games = cap;
+                write_json(&cpath, &c)?;
+            }
             c
         }
     };

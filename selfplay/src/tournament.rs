@@ -367,6 +367,11 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
         return Ok(None);
     }
     let config: RunConfig = crate::output::read_json(&path)?;
+    for engine in [&config.white, &config.black] {
+        engine
+            .check_name()
+            .with_context(|| format!("reading {}", path.display()))?;
+    }
     crate::variant_file::ensure(&config.variant, config.variant_file.as_ref(), &path)?;
     Ok(Some(config))
 }
@@ -410,12 +415,70 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
 /// # Errors
 /// No run in `dir`, or a damaged CSV (named, with the line).
 pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    resume_named(dir, opts, &[None, None])
+}
+
+/// The engine configurations a command line named for a resume: `--white` and `--black`
+/// (`--test` and `--base` for an SPRT match), each if given.
+pub type Named = [Option<EngineConfig>; 2];
+
+/// Refuses a resume that would start a program the command line did not name: a run folder
+/// is data, and its settings file could have been edited. Each external engine of the saved
+/// settings must be given again (`flags` name the options), and anything given must be what
+/// the run was started with.
+///
+/// # Errors
+/// An external engine not named again, or a configuration that differs from the saved one.
+pub fn confirm_engines(
+    settings: &Path,
+    saved: [&EngineConfig; 2],
+    named: &Named,
+    flags: [&str; 2],
+) -> Result<()> {
+    for ((saved, named), flag) in saved.into_iter().zip(named).zip(flags) {
+        match named {
+            Some(n) if n != saved => bail!(
+                "{flag} {:?} differs from the engine {} was started with ({}); resume with the same {flag}",
+                n.name,
+                settings.display(),
+                describe(saved)
+            ),
+            None if saved.is_external() => bail!(
+                "{} plays the external engine {}: a resume starts only programs named on the command line, so give {flag} again (the same as when the run started)",
+                settings.display(),
+                describe(saved)
+            ),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A configuration as a resume's refusal names it.
+fn describe(c: &EngineConfig) -> String {
+    match &c.engine {
+        Some(command) => format!("{:?}, command {command:?}", c.name),
+        None => format!("{:?}, built in", c.name),
+    }
+}
+
+/// [`resume`], with the engines the command line named ([`confirm_engines`]).
+///
+/// # Errors
+/// Those of [`resume`] and [`confirm_engines`].
+pub fn resume_named(dir: &Path, opts: &RunOptions, named: &Named) -> Result<Summary> {
     if !dir.join("run.json").exists() {
         bail!("--resume {}: no run.json there", dir.display());
     }
     let _lock = FolderLock::acquire(dir)?;
     let config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
+    confirm_engines(
+        &dir.join("run.json"),
+        [&config.white, &config.black],
+        named,
+        ["--white", "--black"],
+    )?;
     run(config, dir, opts)
 }
 
@@ -424,13 +487,19 @@ pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
 ///
 /// # Errors
 /// No run in `dir`, fewer games than it already has, or the errors of [`resume`].
-pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
+pub fn extend(dir: &Path, games: u64, opts: &RunOptions, named: &Named) -> Result<Summary> {
     if !dir.join("run.json").exists() {
         bail!("--resume {}: no run.json there", dir.display());
     }
     let _lock = FolderLock::acquire(dir)?;
     let mut config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
+    confirm_engines(
+        &dir.join("run.json"),
+        [&config.white, &config.black],
+        named,
+        ["--white", "--black"],
+    )?;
     if games < config.games {
         bail!(
             "--games {games}: the run in {} already has {} games; a run can grow, not shrink",
@@ -449,10 +518,11 @@ pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
 pub enum PlayJob {
     /// Start this new run there; with `true` (`--force`), replacing a run there.
     Start(Box<RunConfig>, bool),
-    /// Finish the run there.
-    Resume,
+    /// Finish the run there, with the engines the command line named (`--white`,
+    /// `--black`; see [`confirm_engines`]).
+    Resume(Named),
     /// Extend the run there to this many games, then finish it.
-    Extend(u64),
+    Extend(u64, Named),
 }
 
 /// `variantlab play`: does `job` in `dir` and prints the run's summary.
@@ -462,8 +532,8 @@ pub enum PlayJob {
 pub fn play_command(job: PlayJob, dir: &Path, opts: &RunOptions) -> Result<()> {
     let summary = match job {
         PlayJob::Start(config, force) => start_or_replace(*config, dir, opts, force)?,
-        PlayJob::Resume => resume(dir, opts)?,
-        PlayJob::Extend(games) => extend(dir, games, opts)?,
+        PlayJob::Resume(named) => resume_named(dir, opts, &named)?,
+        PlayJob::Extend(games, named) => extend(dir, games, opts, &named)?,
     };
     out!("{}", summary.line());
     out!("wrote {}", dir.join("games.csv").display());

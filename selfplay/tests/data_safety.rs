@@ -186,7 +186,10 @@ fn a_short_or_missing_moves_csv_is_never_taken_as_complete() {
             assert!(e.contains("moves.csv"), "{name}: {args:?}: {e}");
             let game = if damage == 0 { "game 5" } else { "game 0" };
             if damage != 1 {
-                assert!(e.contains(game) && e.contains("line"), "{name}: {args:?}: {e}");
+                assert!(
+                    e.contains(game) && e.contains("line"),
+                    "{name}: {args:?}: {e}"
+                );
             }
         }
         // Resume plays the games again, and the run is whole.
@@ -380,4 +383,150 @@ fn force_removes_only_the_toolkits_files() {
         stderr(&o)
     );
     assert_eq!(read(&out.join("chess").join("draft.md")), "mine");
+}
+
+#[test]
+fn resume_starts_no_program_the_command_line_did_not_name() {
+    let dir = tmp("resume-engines");
+    let d = dir.to_str().unwrap();
+    let bin = env!("CARGO_BIN_EXE_variantlab");
+    let engine = format!("engine:\"{bin}\" uci");
+    // A name that would climb out of the run folder, as a log file name.
+    let escape = tmp("escaped");
+    std::fs::create_dir_all(&escape).unwrap();
+    let cfg = dir.with_extension("json");
+    std::fs::write(
+        &cfg,
+        format!(
+            "{{\"name\": \"../../../../../../../..{}/x\", \"engine\": {:?}}}",
+            escape.display(),
+            format!("\"{bin}\" uci")
+        ),
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--nodes",
+        "60",
+        "--out",
+        d,
+        "--quiet",
+        "--white",
+        &engine,
+        "--black",
+        c,
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_dir(&escape).unwrap().count(),
+        0,
+        "a log escaped the run folder"
+    );
+    let logs: Vec<String> = std::fs::read_dir(dir.join("engines"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(logs.len(), 2, "{logs:?}");
+
+    // Without the engines named again, even a finished run's resume is refused.
+    let o = variantlab(&["play", "--resume", d, "--quiet"]);
+    let e = stderr(&o);
+    assert!(
+        !o.status.success() && e.contains("--white") && e.contains("external engine"),
+        "{e}"
+    );
+    // An edited command is refused, not run.
+    let marker = tmp("pwned");
+    let run = dir.join("run.json");
+    let good = read(&run);
+    let text = good.replacen(
+        &format!("\"engine\": {:?}", format!("\"{bin}\" uci")),
+        &format!("\"engine\": \"touch {}\"", marker.display()),
+        1,
+    );
+    assert_ne!(text, good);
+    std::fs::write(&run, text).unwrap();
+    for args in [
+        vec![
+            "play", "--resume", d, "--quiet", "--white", &engine, "--black", c,
+        ],
+        vec![
+            "play", "--resume", d, "--games", "4", "--quiet", "--white", &engine, "--black", c,
+        ],
+    ] {
+        let o = variantlab(&args);
+        let e = stderr(&o);
+        assert!(!o.status.success() && e.contains("differs"), "{e}");
+        assert!(!marker.exists(), "the edited command ran");
+    }
+    std::fs::write(&run, &good).unwrap();
+    let o = variantlab(&[
+        "play", "--resume", d, "--games", "4", "--quiet", "--white", &engine, "--black", c,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&dir.join("games.csv")).lines().count(), 5);
+
+    // sprt --resume alike.
+    let sdir = tmp("resume-sprt");
+    let sd = sdir.to_str().unwrap();
+    let o = variantlab(&[
+        "sprt",
+        "--variant",
+        "chess",
+        "--test",
+        &engine,
+        "--max-games",
+        "2",
+        "--nodes",
+        "60",
+        "--out",
+        sd,
+        "--quiet",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = variantlab(&["sprt", "--resume", sd, "--quiet"]);
+    let e = stderr(&o);
+    assert!(!o.status.success() && e.contains("--test"), "{e}");
+    let o = variantlab(&["sprt", "--resume", sd, "--quiet", "--test", "default"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("differs"),
+        "{}",
+        stderr(&o)
+    );
+    let o = variantlab(&["sprt", "--resume", sd, "--quiet", "--test", &engine]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_name_with_a_control_character_is_refused() {
+    let dir = tmp("ctrl-name");
+    let cfg = dir.with_extension("json");
+    std::fs::write(&cfg, "{\"name\": \"strong\\nengine\"}").unwrap();
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+        "--white",
+        cfg.to_str().unwrap(),
+    ]);
+    let e = stderr(&o);
+    assert!(
+        !o.status.success() && e.contains("control character") && e.contains("name"),
+        "{e}"
+    );
+    assert!(!dir.exists());
 }
