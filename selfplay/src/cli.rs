@@ -635,10 +635,10 @@ fn sprt(a: SprtArgs) -> Result<()> {
         Some(dir) => (
             crate::sprt::Job::Resume {
                 max_games: a.max_games,
-                named: [
+                named: Box::new([
                     a.base.as_deref().map(EngineConfig::load).transpose()?,
                     a.test.as_deref().map(EngineConfig::load).transpose()?,
-                ],
+                ]),
             },
             dir,
         ),

@@ -200,7 +200,7 @@ pub enum Job {
         /// A new cap on the match's games.
         max_games: Option<u64>,
         /// `--base` and `--test`, if given.
-        named: crate::tournament::Named,
+        named: Box<crate::tournament::Named>,
     },
 }
 

@@ -681,7 +681,7 @@ impl Summary {
                 crate::stats::GameResult::BlackWin => 0.0,
             };
             // Engine A is White in even games.
-            let a_points = if id % 2 == 0 {
+            let a_points = if id.is_multiple_of(2) {
                 white_points
             } else {
                 1.0 - white_points
