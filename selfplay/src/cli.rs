@@ -257,7 +257,7 @@ pub struct PlayArgs {
     #[arg(long)]
     variant: Option<String>,
     /// Number of games (pairs of two, colours swapped).
-    #[arg(long, required_unless_present = "resume", value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, required_unless_present = "resume", value_parser = game_count(1), allow_negative_numbers = true)]
     games: Option<u64>,
     /// Nodes per move (the reproducible default: 1000).
     #[arg(long, conflicts_with = "depth", value_parser = at_least(1), allow_negative_numbers = true)]
@@ -341,6 +341,23 @@ fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + S
     }
 }
 
+/// A value parser for game counts: [`at_least`] `min`, and at most
+/// [`crate::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
+/// run of centuries.
+fn game_count(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    let at_least = at_least(min);
+    move |text| {
+        let v = at_least(text)?;
+        if v > crate::config::MAX_GAMES {
+            return Err(format!(
+                "{v} is too large: at most {} games (shard a larger study and merge)",
+                crate::config::MAX_GAMES
+            ));
+        }
+        Ok(v)
+    }
+}
+
 /// A value parser for a whole number from `lo` to `hi` (depths).
 fn within(
     lo: u32,
@@ -378,6 +395,11 @@ fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
 fn threads(t: Option<usize>) -> Result<usize> {
     match t {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > crate::config::MAX_THREADS => bail!(
+            "--threads {t} is too large: at most {} (this machine has {} cores)",
+            crate::config::MAX_THREADS,
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        ),
         Some(t) => Ok(t),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
@@ -526,7 +548,7 @@ fn study(a: StudyArgs) -> Result<()> {
 #[derive(clap::Args, Debug)]
 pub struct StudyArgs {
     /// Games per variant.
-    #[arg(long, default_value_t = 20, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 20, value_parser = game_count(1), allow_negative_numbers = true)]
     games: u64,
     /// Variants to study, comma-separated (default: all; with --variant-file, its variant).
     #[arg(long, value_delimiter = ',')]
@@ -598,7 +620,7 @@ pub struct SprtArgs {
     tc: Option<String>,
     /// Give up undecided after this many games [default: 20000]; with --resume, the match's
     /// new cap (a match stopped undecided at its cap goes on to this one).
-    #[arg(long, value_parser = at_least(2), allow_negative_numbers = true)]
+    #[arg(long, value_parser = game_count(2), allow_negative_numbers = true)]
     max_games: Option<u64>,
     /// Worker threads (default: all cores).
     #[arg(long)]
@@ -697,10 +719,10 @@ pub struct ValuesArgs {
     #[arg(long, default_value_t = 40)]
     bootstrap: u32,
     /// Imbalance: game pairs per piece kind.
-    #[arg(long, default_value_t = 100, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100, value_parser = game_count(1), allow_negative_numbers = true)]
     pairs: u64,
     /// Regression, balanced, tuned: self-play games to record when no --from folders are given.
-    #[arg(long, default_value_t = 400, value_parser = at_least(2), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 400, value_parser = game_count(2), allow_negative_numbers = true)]
     games: u64,
     /// Regression, balanced, tuned: tournament folders played with --record-moves.
     #[arg(long, num_args = 1..)]

@@ -323,6 +323,49 @@ pub fn default_max_plies(variant: &str) -> u32 {
         })
 }
 
+/// The most games a run, study or match may have: far beyond any study one machine
+/// plays (a billion games is about 40,000 core-hours of chess at the default nodes), small
+/// enough that no count is an allocation to fear.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The most worker threads a command may use: each reserves its stack (64 MiB of address
+/// space) and plays one game at a time with its own hash tables.
+pub const MAX_THREADS: usize = 256;
+
+/// Checks that `threads` games at once, each with its two players' hash tables, fit in the
+/// memory this machine has available (`MemAvailable` of `/proc/meminfo`; no check where that
+/// cannot be read). External engines keep their own tables and count nothing here.
+///
+/// # Errors
+/// More table memory than is available, naming `--threads` and the configurations' sizes.
+pub fn check_memory(threads: usize, games: u64, players: [&EngineConfig; 2]) -> Result<()> {
+    let Some(available) = available_mib() else {
+        return Ok(());
+    };
+    let per_game: u64 = players
+        .iter()
+        .filter(|p| !p.is_external())
+        .map(|p| p.hash_mib.unwrap_or(2) as u64)
+        .sum();
+    let at_once = (threads as u64).min(games.max(1));
+    let need = per_game.saturating_mul(at_once);
+    if need > available {
+        bail!(
+            "--threads {threads}: {at_once} games at once with hash tables of {} MiB each need {need} MiB, but this machine has {available} MiB available; lower --threads or \"hash_mib\"",
+            per_game
+        );
+    }
+    Ok(())
+}
+
+/// The memory available for new work, in MiB, where the system says.
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// The deepest fixed depth a command or configuration may ask for.
 pub const MAX_DEPTH: u32 = 100;
 

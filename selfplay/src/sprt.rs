@@ -268,6 +268,7 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             c
         }
     };
+    crate::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
     let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
     let kind = VariantKind::from_name(&config.variant)?;
     with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))

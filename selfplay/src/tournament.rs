@@ -336,6 +336,7 @@ pub fn start_or_replace(
 ) -> Result<Summary> {
     let config = config.with_openings_checksum()?;
     validate(&config)?;
+    crate::config::check_memory(opts.threads, config.games, [&config.white, &config.black])?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating output folder {}", dir.display()))?;
     let _lock = FolderLock::acquire(dir)?;
@@ -739,6 +740,7 @@ fn run(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> 
         );
     }
     config.threads = opts.threads;
+    crate::config::check_memory(opts.threads, config.games, [&config.white, &config.black])?;
     with_variant!(kind, G => run_variant::<G>(config, dir, opts))
 }
 
@@ -820,13 +822,16 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     }
     let done: BTreeSet<u64> = done_rows.iter().map(id_of).collect();
 
-    let jobs: Vec<Job> = (0..config.games)
-        .filter(|&id| config.in_shard(id) && !done.contains(&id))
-        .map(|id| Job {
+    // The games to play, made as the workers take them (not a list: a run may have up to
+    // `MAX_GAMES`).
+    let (done_ref, config_ref) = (&done, &config);
+    let jobs = (0..config.games)
+        .into_par_iter()
+        .filter(move |&id| config_ref.in_shard(id) && !done_ref.contains(&id))
+        .map(move |id| Job {
             id,
-            seed: game_seed(config.seed, id),
-        })
-        .collect();
+            seed: game_seed(config_ref.seed, id),
+        });
     let total_in_shard = (0..config.games).filter(|&id| config.in_shard(id)).count() as u64;
 
     let bar = if opts.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -875,7 +880,8 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     let write_result: Result<()> = std::thread::scope(|scope| {
         scope.spawn(move || {
             pool.install(|| {
-                jobs.par_iter().for_each_with(tx, |tx, job| {
+                jobs.for_each_with(tx, |tx, job| {
+                    let job = &job;
                     let t = Instant::now();
                     let pair = job.id / 2;
                     let (start, opening) =

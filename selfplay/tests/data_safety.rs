@@ -530,3 +530,68 @@ fn a_name_with_a_control_character_is_refused() {
     );
     assert!(!dir.exists());
 }
+
+#[test]
+fn limits_too_large_are_clear_errors_naming_the_option() {
+    let dir = tmp("limits");
+    let d = dir.to_str().unwrap();
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "18446744073709551615",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    let e = stderr(&o);
+    assert!(
+        !o.status.success() && e.contains("--games") && e.contains("too large"),
+        "{e}"
+    );
+    assert!(!dir.exists(), "nothing is written for a refused count");
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--threads",
+        "1000",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    let e = stderr(&o);
+    assert!(
+        !o.status.success() && e.contains("--threads 1000") && e.contains("too large"),
+        "{e}"
+    );
+    // Every concurrent game's two tables count: 256 games at once of 2 x 512 MiB.
+    let cfg = dir.with_extension("json");
+    std::fs::write(&cfg, "{\"name\": \"big\", \"hash_mib\": 512}").unwrap();
+    let c = cfg.to_str().unwrap();
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "512",
+        "--threads",
+        "256",
+        "--white",
+        c,
+        "--black",
+        c,
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    let e = stderr(&o);
+    assert!(
+        !o.status.success() && e.contains("--threads 256") && e.contains("hash_mib"),
+        "{e}"
+    );
+    assert!(!dir.exists(), "nothing is written for refused settings");
+}
