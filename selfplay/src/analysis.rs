@@ -114,6 +114,11 @@ pub fn load(dir: &Path) -> Result<RunData> {
             plies: num(cplies, "plies")? as u32,
         });
     }
+    crate::recorded::check_moves(
+        dir,
+        &config,
+        games.iter().map(|g| (g.id, u64::from(g.plies))),
+    )?;
     Ok(RunData {
         dir: dir.to_path_buf(),
         config,

@@ -15,13 +15,16 @@ use variantlab_engine::{Color, Outcome};
 
 /// Adjudication rules; both off by default, and recorded in `run.json` when on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Adjudication {
     /// Max plies; the game is a draw after that many (0 = unlimited).
     pub max_plies: u32,
     /// Resign: a side whose own search scores at most `-cp` for `moves` of its moves in a
     /// row loses.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub resign: Option<(i32, u32)>,
     /// Draw: both searches within `cp` of 0 for `moves` plies in a row, from ply `from`.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub draw: Option<(i32, u32, u32)>,
 }
 
@@ -129,6 +132,7 @@ pub struct GameOutcome {
 
 /// A chess clock: `base` for the game, `inc` added after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeControl {
     /// Time for the game, milliseconds.
     pub base_ms: u64,
@@ -394,7 +398,7 @@ impl PlayerSpec {
                     command,
                     G::start().variant_name(),
                     &config.options,
-                    log_dir.map(|d| d.join(format!("{}.stderr.log", config.name))),
+                    log_dir.map(|d| d.join(format!("{}.stderr.log", config.file_name()))),
                 )
                 .with_context(|| format!("configuration {:?}", config.name))?,
             ),

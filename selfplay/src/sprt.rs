@@ -28,8 +28,10 @@ use variantlab_engine::game::Game;
 use variantlab_engine::search::Limits;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
-/// Everything that defines an SPRT match; saved as `sprt_config.json`.
+/// Everything that defines an SPRT match; saved as `sprt_config.json` and read back strictly,
+/// as `run.json` is ([`crate::tournament::RunConfig`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SprtConfig {
     /// Variant name.
     pub variant: String,
@@ -60,7 +62,6 @@ pub struct SprtConfig {
     pub tc: Option<TimeControl>,
     /// Whether the games (and so the decision) are fixed by the seed: false with time
     /// limits or an external engine.
-    #[serde(default = "yes")]
     pub reproducible: bool,
     /// Stop after this many games without a decision.
     pub max_games: u64,
@@ -70,10 +71,6 @@ pub struct SprtConfig {
     pub openings: String,
     /// Ply limit.
     pub max_plies: u32,
-}
-
-fn yes() -> bool {
-    true
 }
 
 impl SprtConfig {
@@ -309,8 +306,14 @@ pub fn summary_text(s: &SprtSummary) -> String {
 pub enum Job {
     /// A match with these settings.
     Start(Box<SprtConfig>),
-    /// The match in the folder, with a new cap on its games if given.
-    Resume { max_games: Option<u64> },
+    /// The match in the folder, with a new cap on its games if given, and the engines the
+    /// command line named (`--base`, `--test`; see [`crate::tournament::confirm_engines`]).
+    Resume {
+        /// A new cap on the match's games.
+        max_games: Option<u64>,
+        /// `--base` and `--test`, if given.
+        named: Box<crate::tournament::Named>,
+    },
 }
 
 /// Runs (or, with an existing folder, resumes) a match.
@@ -320,11 +323,16 @@ pub enum Job {
 pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Result<SprtSummary> {
     let cpath = dir.join("sprt_config.json");
     let saved = || -> Result<SprtConfig> {
-        let text = std::fs::read_to_string(&cpath)
-            .with_context(|| format!("--resume {}: no sprt_config.json there", dir.display()))?;
-        let c: SprtConfig =
-            serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))?;
+        if !cpath.exists() {
+            bail!("--resume {}: no sprt_config.json there", dir.display());
+        }
+        let c: SprtConfig = crate::output::read_json(&cpath)?;
         crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
+        for engine in [&c.base, &c.test] {
+            engine
+                .check_name()
+                .with_context(|| format!("reading {}", cpath.display()))?;
+        }
         Ok(c)
     };
     let config = match job {
@@ -339,9 +347,8 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
                         dir.display()
                     );
                 }
-                crate::folder_lock::ensure_unused(dir)?;
-                std::fs::remove_dir_all(dir)
-                    .with_context(|| format!("clearing {}", dir.display()))?;
+                let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
+                crate::run_folder::clear(dir)?;
             }
             c.test()?;
             let kind = VariantKind::from_name(&c.variant)?;
@@ -357,17 +364,23 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             write_json(&cpath, &c)?;
             *c
         }
-        Job::Resume { max_games: None } => saved()?,
-        Job::Resume {
-            max_games: Some(cap),
-        } => {
-            crate::folder_lock::ensure_unused(dir)?;
+        Job::Resume { max_games, named } => {
             let mut c = saved()?;
-            c.max_games = cap;
-            write_json(&cpath, &c)?;
+            crate::tournament::confirm_engines(
+                &cpath,
+                [&c.base, &c.test],
+                &named,
+                ["--base", "--test"],
+            )?;
+            if let Some(cap) = max_games {
+                crate::folder_lock::ensure_unused(dir)?;
+                c.max_games = cap;
+                write_json(&cpath, &c)?;
+            }
             c
         }
     };
+    crate::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
     let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
     let kind = VariantKind::from_name(&config.variant)?;
     with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))

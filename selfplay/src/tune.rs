@@ -236,6 +236,11 @@ pub fn read_positions_keeping<G: Game>(
             );
         }
         let games = read_games(dir)?;
+        crate::recorded::check_moves(
+            dir,
+            &run,
+            games.iter().map(|(g, _)| (g.id, u64::from(g.plies))),
+        )?;
         let moves = crate::recorded::read_moves(dir)?;
         for (game, result) in &games {
             let Some(list) = moves.get(&game.id) else {
