@@ -661,6 +661,9 @@ pub struct Summary {
     /// Whether the run had time limits or external engines (its games are not fixed by the
     /// seed); the line says so.
     pub not_reproducible: bool,
+    /// The two engines' names where they differ (an engine match): the line then gives
+    /// engine A's own score and Elo from the pairs, not only White's view.
+    pub engines: Option<(String, String)>,
 }
 
 impl Summary {
@@ -722,10 +725,32 @@ impl Summary {
                 0.0
             },
             not_reproducible: false,
+            engines: None,
         }
     }
 
-    /// One line for the terminal.
+    /// Engine A's score and Elo against engine B from the complete pairs (each pair one
+    /// cluster), in an engine match; empty otherwise.
+    fn engine_text(&self) -> String {
+        let Some((a, b)) = &self.engines else {
+            return String::new();
+        };
+        let s = &self.stats;
+        let (lo, hi) = s.pair_score_interval(0.95);
+        let (elo_lo, elo_hi) = s.pair_elo_interval(0.95);
+        format!(
+            "\n{a} against {b} ({} pairs): {a} scores {:.3} [{:.3}, {:.3}], Elo {} [{}, {}]",
+            s.pairs(),
+            s.pair_score(),
+            lo,
+            hi,
+            crate::stats::fixed(s.pair_elo(), 1),
+            crate::stats::fixed(elo_lo, 1),
+            crate::stats::fixed(elo_hi, 1)
+        )
+    }
+
+    /// One line for the terminal (two in an engine match).
     pub fn line(&self) -> String {
         let s = &self.stats;
         let (lo, hi) = self.white_score_interval;
@@ -740,7 +765,8 @@ impl Summary {
             hi,
             100.0 * s.draw_rate(),
             self.mean_plies
-        ) + if self.not_reproducible {
+        ) + &self.engine_text()
+            + if self.not_reproducible {
             "  (not reproducible: time limits or external engines)"
         } else {
             ""
@@ -989,7 +1015,20 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     drop((spec_a, spec_b));
     Ok(Summary {
         not_reproducible: !config.reproducible,
+        engines: engine_names(&config),
         ..Summary::from_rows(&all_rows)
+    })
+}
+
+/// The engines' names where the run is an engine match (two different configurations).
+fn engine_names(config: &RunConfig) -> Option<(String, String)> {
+    (config.white != config.black).then(|| {
+        let (a, b) = (&config.white.name, &config.black.name);
+        if a == b {
+            (format!("{a} (A)"), format!("{b} (B)"))
+        } else {
+            (a.clone(), b.clone())
+        }
     })
 }
 
@@ -1226,6 +1265,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
     drop(staging_lock);
     Ok(Summary {
         not_reproducible,
+        engines: engine_names(&config),
         ..Summary::from_rows(&rows)
     })
 }

@@ -513,3 +513,33 @@ fn play_and_stats_give_white_score_one_interval() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An engine match's summary gives engine A's own score and Elo with their intervals (from
+/// the pairs), beside White's view, and they agree with `balance.csv`'s engine columns.
+#[test]
+fn an_engine_match_shows_each_engines_score() {
+    let dir = tmp("engine-view");
+    std::fs::create_dir_all(&dir).unwrap();
+    let weak = dir.join("weak.json");
+    std::fs::write(&weak, r#"{"name": "weak", "nodes": 20}"#).unwrap();
+    let run = dir.join("run");
+    let o = variantlab(&[
+        "play", "--variant", "chess", "--games", "16", "--nodes", "400", "--white", "default",
+        "--black", weak.to_str().unwrap(), "--out", run.to_str().unwrap(), "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let shown = String::from_utf8_lossy(&o.stdout).to_string();
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("default against weak"))
+        .unwrap_or_else(|| panic!("no engine line in {shown}"));
+    assert!(line.contains("(8 pairs): default scores "), "{line}");
+    let out = dir.join("stats");
+    let o = variantlab(&["stats", run.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = csv_rows(&out.join("balance.csv"));
+    let i = rows[0].iter().position(|h| h == "engine_a_elo").unwrap();
+    let elo: f64 = rows[1][i].parse().unwrap();
+    assert!(line.contains(&format!("Elo {elo:.1} [")), "{line} against {elo}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

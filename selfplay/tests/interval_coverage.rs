@@ -10,9 +10,10 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use variantlab_selfplay::stats::{
-    score_from_elo, unit_mean_interval, z_for_confidence, Cluster, EloModel, Sprt, SprtStatus,
-    Stats, NELO_DIVIDED_BY_NT,
+    fieller_interval, score_from_elo, unit_mean_interval, z_for_confidence, Cluster, EloModel,
+    RatioInterval, Sprt, SprtStatus, Stats, NELO_DIVIDED_BY_NT,
 };
+use variantlab_selfplay::values::logistic_clustered;
 
 /// SplitMix64, seeded: the same table on every run.
 struct Rng(u64);
@@ -173,6 +174,44 @@ fn at_stop(truth: Truth, seed: u64, runs: u32) -> [f64; 4] {
     ]
 }
 
+/// Piece values as the regression method measures them, on synthetic games of known
+/// values: each game has a material difference in pawns and knights (held over its recorded
+/// positions, which are one cluster), and White wins with the logistic of
+/// `0.8 (pawns + 3 knights)`, so a knight is worth 3 pawns. Of the fits whose ratio is
+/// estimable, the share of Fieller intervals holding 3, and the share not estimable.
+fn piece_value(games: u64, positions: u64, seed: u64, runs: u32) -> [f64; 2] {
+    let z = z_for_confidence(0.95);
+    let mut rng = Rng(seed);
+    let (mut hits, mut estimable) = (0u32, 0u32);
+    for _ in 0..runs {
+        let (mut x, mut y, mut g) = (Vec::new(), Vec::new(), Vec::new());
+        for game in 0..games {
+            let pawns = (rng.next() * 5.0).floor() - 2.0;
+            let knights = (rng.next() * 3.0).floor() - 1.0;
+            let p = 1.0 / (1.0 + (-0.8 * (pawns + 3.0 * knights)).exp());
+            let result = if rng.next() < p { 1.0 } else { 0.0 };
+            for _ in 0..positions {
+                x.push(vec![1.0, pawns, knights]);
+                y.push(result);
+                g.push(game);
+            }
+        }
+        let Ok((beta, cov)) = logistic_clustered(&x, &y, &g) else {
+            continue;
+        };
+        if let RatioInterval::Bounded(lo, hi) =
+            fieller_interval(beta[2], beta[1], cov[2][2], cov[1][1], cov[1][2], z)
+        {
+            estimable += 1;
+            hits += u32::from(lo <= 3.0 && 3.0 <= hi);
+        }
+    }
+    [
+        f64::from(hits) / f64::from(estimable.max(1)),
+        1.0 - f64::from(estimable) / f64::from(runs),
+    ]
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -228,6 +267,15 @@ fn tables() -> (String, Vec<(String, f64)>) {
                 c[1],
             ));
         }
+    }
+    md.push_str(
+        "\n| games | positions a game | knight's interval holds 3 | not estimable |\n|---|---|---|---|\n",
+    );
+    for games in [100, 400, 2000] {
+        let c = piece_value(games, 4, seed, 400);
+        seed += 1;
+        let _ = writeln!(md, "| {games} | 4 | {} | {} |", pct(c[0]), pct(c[1]));
+        checked.push((format!("knight's value from {games} games"), c[0]));
     }
     (md, checked)
 }
