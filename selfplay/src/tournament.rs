@@ -1067,13 +1067,13 @@ fn moves_rows(game_id: u64, out: &GameOutcome) -> Vec<Vec<String>> {
 
 /// Combines shard folders into `out`, refusing folders from different studies. The whole
 /// result is written into a folder beside `out` (`OUT.merging`), which then takes `out`'s
-/// place in one step ([`run_folder::exchange`]): a kill leaves the old state or the new one,
-/// never a mix. `out` is locked meanwhile; a run of another study there is refused unless
-/// `force`, and a folder holding files variantlab did not write is refused always.
+/// place in one step ([`crate::run_folder::exchange`]): a kill leaves the old state or the
+/// new one, never a mix. `out` is locked meanwhile; a run of another study there is refused
+/// unless `force`; whatever variantlab did not write there is kept.
 ///
 /// # Errors
 /// Mismatched configurations, a game present twice or with its moves incomplete, an
-/// unreadable folder, another run in `out` (without `force`), a foreign file in `out`.
+/// unreadable folder, another run in `out` (without `force`).
 pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
     if dirs.is_empty() {
         bail!("merge needs at least one folder");
@@ -1152,12 +1152,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
         }
         _ => {}
     }
-    crate::run_folder::ensure_only_ours(out)?;
     let mut staging = out.as_os_str().to_owned();
     staging.push(".merging");
     let staging = PathBuf::from(staging);
-    // Left by a merge killed before its swap: the toolkit's files only.
+    // Left by a merge killed before its swap: what it carried over goes back, the rest is
+    // the toolkit's files.
     if staging.exists() {
+        carry_over(&staging, out)?;
         crate::run_folder::clear(&staging)?;
         std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
     }
@@ -1198,6 +1199,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
             moves,
         )?;
     }
+    // What variantlab did not write in `out` (the shards of examples/parallel, notes) moves
+    // into the new folder, so the swap keeps it.
+    carry_over(out, &staging)?;
     crate::run_folder::exchange(&staging, out)?;
     staging_lock.moved_to(out);
     lock.moved_to(&staging);
@@ -1210,6 +1214,24 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
         not_reproducible,
         ..Summary::from_rows(&rows)
     })
+}
+
+/// Moves the entries of `from` that variantlab did not write into `to` (none there by that
+/// name is replaced).
+fn carry_over(from: &Path, to: &Path) -> Result<()> {
+    for name in crate::run_folder::foreign(from)? {
+        let (a, b) = (from.join(&name), to.join(&name));
+        if b.exists() {
+            bail!(
+                "{} and {} both exist; move one away and merge again",
+                a.display(),
+                b.display()
+            );
+        }
+        std::fs::rename(&a, &b)
+            .with_context(|| format!("moving {} to {}", a.display(), b.display()))?;
+    }
+    Ok(())
 }
 
 /// `variantlab merge`: [`merge`], then the merged run's summary.
