@@ -640,8 +640,9 @@ fn open_append(path: &Path, header: &[&str]) -> Result<csv::Writer<BufWriter<Fil
         .has_headers(false)
         .from_writer(BufWriter::new(file));
     if fresh {
-        w.write_record(header)?;
-        w.flush()?;
+        w.write_record(header)
+            .and_then(|()| Ok(w.flush()?))
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(w)
 }
@@ -911,11 +912,12 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
             });
         });
         for (_, row, moves) in rx {
+            let writing = |p: &Path| format!("writing {}", p.display());
             if let Some(w) = moves_out.as_mut() {
                 for m in &moves {
-                    w.write_record(m)?;
+                    w.write_record(m).with_context(|| writing(&moves_path))?;
                 }
-                w.flush()?;
+                w.flush().with_context(|| writing(&moves_path))?;
             }
             if let Some(w) = pgn_out.as_mut() {
                 let plies: pgn::GameMoves = moves
@@ -929,11 +931,14 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
                         (side, m[2].clone())
                     })
                     .collect();
-                w.write_all(pgn::record(cfg, &row, &plies).as_bytes())?;
-                w.flush()?;
+                w.write_all(pgn::record(cfg, &row, &plies).as_bytes())
+                    .and_then(|()| w.flush())
+                    .with_context(|| writing(&pgn_path))?;
             }
-            games_out.write_record(&row)?;
-            games_out.flush()?;
+            games_out
+                .write_record(&row)
+                .with_context(|| writing(&games_path))?;
+            games_out.flush().with_context(|| writing(&games_path))?;
             all_rows.push(row);
             live = Summary::from_rows(&all_rows);
             bar.set_message(live_message(&live));
@@ -1243,4 +1248,17 @@ pub fn merge_command(dirs: &[PathBuf], out: &Path, force: bool) -> Result<()> {
     out!("{}", summary.line());
     out!("wrote {}", out.join("games.csv").display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// A full disk (Linux's `/dev/full` answers every write so) is an error naming the file.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_full_disk_names_the_file() {
+        let full = std::path::Path::new("/dev/full");
+        let e = super::open_append(full, &["game_id"]).unwrap_err();
+        let text = format!("{e:#}");
+        assert!(text.contains("writing /dev/full"), "{text}");
+    }
 }
