@@ -868,7 +868,7 @@ pub fn run() -> Result<()> {
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
         Command::Report { dirs, out } => crate::report::command(&dirs, &out),
-        Command::Merge { dirs, out, force } => tournament::merge_command(&dirs, &out, force),
+        Command::Merge { dirs, out, force } => crate::merge::merge_command(&dirs, &out, force),
         Command::Study(args) => study(args),
         Command::Bench {
             variant,

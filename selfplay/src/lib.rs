@@ -10,6 +10,7 @@ pub mod config;
 pub mod engine_process;
 pub mod folder_lock;
 pub mod inspect;
+pub mod merge;
 pub mod openings;
 pub mod output;
 pub mod pgn;

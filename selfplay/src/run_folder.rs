@@ -72,12 +72,27 @@ fn ours(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
     Ok(found)
 }
 
-/// Checks that `dir` (if it exists) holds only files the toolkit writes.
+/// The names of the entries of `dir` that the toolkit did not write (a merge target's
+/// `shards/` folder, a user's notes): a merge carries them over into the folder it swaps in.
 ///
 /// # Errors
-/// An entry it did not write, named.
-pub fn ensure_only_ours(dir: &Path) -> Result<()> {
-    ours(dir).map(drop)
+/// An unreadable folder.
+pub fn foreign(dir: &Path) -> Result<Vec<std::ffi::OsString>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let name = entry.file_name();
+        let text = name.to_str().unwrap_or("");
+        let ours = if entry.file_type()?.is_dir() {
+            text == LOG_DIR
+        } else {
+            is_ours(text)
+        };
+        if !ours {
+            names.push(name);
+        }
+    }
+    Ok(names)
 }
 
 /// Removes the toolkit's files from `dir`, which the caller holds locked; the folder itself

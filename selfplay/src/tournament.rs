@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
 use variantlab_engine::game::Game;
@@ -264,7 +264,7 @@ pub fn game_seed(master: u64, game_id: u64) -> u64 {
     SplitMix64(master ^ game_id.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next()
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
@@ -575,7 +575,7 @@ pub fn drop_partial_line(path: &Path) -> Result<bool> {
 }
 
 /// Whether `path` exists and ends in an unfinished line (a run killed mid-write).
-fn ends_unfinished(path: &Path) -> Result<bool> {
+pub(crate) fn ends_unfinished(path: &Path) -> Result<bool> {
     let Ok(mut f) = File::open(path) else {
         return Ok(false);
     };
@@ -640,8 +640,9 @@ fn open_append(path: &Path, header: &[&str]) -> Result<csv::Writer<BufWriter<Fil
         .has_headers(false)
         .from_writer(BufWriter::new(file));
     if fresh {
-        w.write_record(header)?;
-        w.flush()?;
+        w.write_record(header)
+            .and_then(|()| Ok(w.flush()?))
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(w)
 }
@@ -955,11 +956,12 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
             });
         });
         for (_, row, moves) in rx {
+            let writing = |p: &Path| format!("writing {}", p.display());
             if let Some(w) = moves_out.as_mut() {
                 for m in &moves {
-                    w.write_record(m)?;
+                    w.write_record(m).with_context(|| writing(&moves_path))?;
                 }
-                w.flush()?;
+                w.flush().with_context(|| writing(&moves_path))?;
             }
             if let Some(w) = pgn_out.as_mut() {
                 let plies: pgn::GameMoves = moves
@@ -973,11 +975,14 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
                         (side, m[2].clone())
                     })
                     .collect();
-                w.write_all(pgn::record(cfg, &row, &plies).as_bytes())?;
-                w.flush()?;
+                w.write_all(pgn::record(cfg, &row, &plies).as_bytes())
+                    .and_then(|()| w.flush())
+                    .with_context(|| writing(&pgn_path))?;
             }
-            games_out.write_record(&row)?;
-            games_out.flush()?;
+            games_out
+                .write_record(&row)
+                .with_context(|| writing(&games_path))?;
+            games_out.flush().with_context(|| writing(&games_path))?;
             all_rows.push(row);
             live = Summary::from_rows(&all_rows);
             bar.set_message(live_message(&live));
@@ -1021,7 +1026,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
 }
 
 /// The engines' names where the run is an engine match (two different configurations).
-fn engine_names(config: &RunConfig) -> Option<(String, String)> {
+pub(crate) fn engine_names(config: &RunConfig) -> Option<(String, String)> {
     (config.white != config.black).then(|| {
         let (a, b) = (&config.white.name, &config.black.name);
         if a == b {
@@ -1122,161 +1127,15 @@ fn moves_rows(game_id: u64, out: &GameOutcome) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Combines shard folders into `out`, refusing folders from different studies. The whole
-/// result is written into a folder beside `out` (`OUT.merging`), which then takes `out`'s
-/// place in one step ([`run_folder::exchange`]): a kill leaves the old state or the new one,
-/// never a mix. `out` is locked meanwhile; a run of another study there is refused unless
-/// `force`, and a folder holding files variantlab did not write is refused always.
-///
-/// # Errors
-/// Mismatched configurations, a game present twice or with its moves incomplete, an
-/// unreadable folder, another run in `out` (without `force`), a foreign file in `out`.
-pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
-    if dirs.is_empty() {
-        bail!("merge needs at least one folder");
+#[cfg(test)]
+mod tests {
+    /// A full disk (Linux's `/dev/full` answers every write so) is an error naming the file.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_full_disk_names_the_file() {
+        let full = std::path::Path::new("/dev/full");
+        let e = super::open_append(full, &["game_id"]).unwrap_err();
+        let text = format!("{e:#}");
+        assert!(text.contains("writing /dev/full"), "{text}");
     }
-    let mut first: Option<RunConfig> = None;
-    let mut rows = Vec::new();
-    let mut moves = Vec::new();
-    let mut header = Vec::new();
-    for d in dirs {
-        let c = saved_config(d)?.with_context(|| format!("{}: no run.json", d.display()))?;
-        match &first {
-            None => first = Some(c.clone()),
-            Some(f) if f.identity() != c.identity() => {
-                bail!(
-                    "{} was played with a different configuration than {}; refusing to merge",
-                    d.display(),
-                    dirs[0].display()
-                )
-            }
-            _ => {}
-        }
-        c.openings_in(d)?;
-        let kind = VariantKind::from_name(&c.variant)?;
-        header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
-        let games_path = d.join("games.csv");
-        if ends_unfinished(&games_path)? {
-            bail!(
-                "{} ends in an unfinished row (a killed run); `variantlab play --resume {}` finishes it before a merge",
-                games_path.display(),
-                d.display()
-            );
-        }
-        let games = read_csv(&games_path, &header)?;
-        if c.record_moves {
-            let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
-            let m = read_csv(&d.join("moves.csv"), &mh)?;
-            let id_of = |r: &Vec<String>| r[0].parse::<u64>().unwrap_or(u64::MAX);
-            let short = crate::recorded::short_games(
-                games
-                    .iter()
-                    .map(|r| (id_of(r), r[9].parse().unwrap_or(u64::MAX))),
-                m.iter().enumerate().map(|(i, r)| (id_of(r), i as u64 + 2)),
-            );
-            if let Some(g) = short.first() {
-                return Err(crate::recorded::short_game_error(d, g));
-            }
-            let done: BTreeSet<u64> = games.iter().map(id_of).collect();
-            moves.extend(m.into_iter().filter(|r| done.contains(&id_of(r))));
-        }
-        rows.extend(games);
-    }
-    let mut config = first.expect("at least one folder");
-    rows.sort_by_key(|r| r[0].parse::<u64>().unwrap_or(u64::MAX));
-    for w in rows.windows(2) {
-        if w[0][0] == w[1][0] {
-            bail!(
-                "game {} appears in two folders; shards must be disjoint",
-                w[0][0]
-            );
-        }
-    }
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut lock = FolderLock::acquire(out)?;
-    match saved_config(out) {
-        Ok(Some(there)) if there.identity() != config.identity() && !force => bail!(
-            "{} holds another run ({} games of {}); use --force to replace it, or choose another --out",
-            out.display(),
-            there.games,
-            there.variant
-        ),
-        Err(e) if !force => {
-            return Err(e.context(format!(
-                "{} holds a run that cannot be read; use --force to replace it",
-                out.display()
-            )))
-        }
-        _ => {}
-    }
-    crate::run_folder::ensure_only_ours(out)?;
-    let mut staging = out.as_os_str().to_owned();
-    staging.push(".merging");
-    let staging = PathBuf::from(staging);
-    // Left by a merge killed before its swap: the toolkit's files only.
-    if staging.exists() {
-        crate::run_folder::clear(&staging)?;
-        std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
-    }
-    std::fs::create_dir(&staging).with_context(|| format!("creating {}", staging.display()))?;
-    let mut staging_lock = FolderLock::acquire(&staging)?;
-    config.shard = None;
-    config.finished = if rows.len() as u64 == config.games {
-        Some(now())
-    } else {
-        None
-    };
-    if config.openings_checksum.is_some() {
-        let to = staging.join(OPENINGS_COPY);
-        std::fs::copy(dirs[0].join(OPENINGS_COPY), &to)
-            .with_context(|| format!("copying the openings into {}", to.display()))?;
-    }
-    write_json(&staging.join("run.json"), &config)?;
-    rewrite(&staging.join("games.csv"), &header, rows.clone())?;
-    let not_reproducible = !config.reproducible;
-    if config.record_moves {
-        moves.sort_by_key(|r| {
-            (
-                r[0].parse::<u64>().unwrap_or(u64::MAX),
-                r[1].parse::<u64>().unwrap_or(0),
-            )
-        });
-        if config.pgn {
-            pgn::rewrite(
-                &staging.join(pgn::PGN_FILE),
-                &config,
-                &rows,
-                &pgn::moves_by_game(&moves),
-            )?;
-        }
-        rewrite(
-            &staging.join("moves.csv"),
-            &MOVES_HEADER.map(String::from),
-            moves,
-        )?;
-    }
-    crate::run_folder::exchange(&staging, out)?;
-    staging_lock.moved_to(out);
-    lock.moved_to(&staging);
-    // The old run, now beside: the toolkit's files only (checked above).
-    crate::run_folder::clear(&staging)?;
-    drop(lock);
-    std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
-    drop(staging_lock);
-    Ok(Summary {
-        not_reproducible,
-        engines: engine_names(&config),
-        ..Summary::from_rows(&rows)
-    })
-}
-
-/// `variantlab merge`: [`merge`], then the merged run's summary.
-///
-/// # Errors
-/// Those of [`merge`].
-pub fn merge_command(dirs: &[PathBuf], out: &Path, force: bool) -> Result<()> {
-    let summary = merge(dirs, out, force)?;
-    out!("{}", summary.line());
-    out!("wrote {}", out.join("games.csv").display());
-    Ok(())
 }

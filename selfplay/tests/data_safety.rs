@@ -266,16 +266,16 @@ fn merge_swaps_the_whole_result_in_and_refuses_another_run() {
         "{e}"
     );
     assert!(read(&other.join("run.json")).contains("dream-chess-46"));
-    // ... and a folder holding a file variantlab did not write is refused even with it.
+    // ... and with it, only variantlab's files are replaced: others' stay.
     std::fs::write(other.join("notes.md"), "mine").unwrap();
-    let o = variantlab(&["merge", da, db, "--out", dother, "--force"]);
-    let e = stderr(&o);
-    assert!(!o.status.success() && e.contains("notes.md"), "{e}");
-    assert_eq!(read(&other.join("notes.md")), "mine");
-    std::fs::remove_file(other.join("notes.md")).unwrap();
+    std::fs::create_dir(other.join("shards")).unwrap();
+    std::fs::write(other.join("shards").join("log"), "kept").unwrap();
     let o = variantlab(&["merge", da, db, "--out", dother, "--force"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(read(&other.join("moves.csv")), merged);
+    assert!(read(&other.join("run.json")).contains("\"chess\""));
+    assert_eq!(read(&other.join("notes.md")), "mine");
+    assert_eq!(read(&other.join("shards").join("log")), "kept");
 
     // A shard whose moves are cut is refused, and the target is left as it was.
     cut_last_line(&b.join("moves.csv"));
