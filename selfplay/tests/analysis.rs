@@ -112,6 +112,19 @@ fn stats_and_report_describe_the_games() {
     let games = std::fs::read_to_string(a.join("games.csv")).unwrap();
     let kept: Vec<&str> = games.lines().take(13).collect();
     std::fs::write(part.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    // With the kept games' moves: a run that records moves is read only with all of them.
+    let ids: Vec<&str> = kept[1..]
+        .iter()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    let moves = std::fs::read_to_string(a.join("moves.csv")).unwrap();
+    let kept_moves: Vec<&str> = moves
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || ids.contains(&l.split(',').next().unwrap()))
+        .map(|(_, l)| l)
+        .collect();
+    std::fs::write(part.join("moves.csv"), kept_moves.join("\n") + "\n").unwrap();
     let pout = tmp("part-stats");
     let o = variantlab(&[
         "stats",
@@ -524,8 +537,20 @@ fn an_engine_match_shows_each_engines_score() {
     std::fs::write(&weak, r#"{"name": "weak", "nodes": 20}"#).unwrap();
     let run = dir.join("run");
     let o = variantlab(&[
-        "play", "--variant", "chess", "--games", "16", "--nodes", "400", "--white", "default",
-        "--black", weak.to_str().unwrap(), "--out", run.to_str().unwrap(), "--quiet",
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "16",
+        "--nodes",
+        "400",
+        "--white",
+        "default",
+        "--black",
+        weak.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let shown = String::from_utf8_lossy(&o.stdout).to_string();
@@ -535,11 +560,19 @@ fn an_engine_match_shows_each_engines_score() {
         .unwrap_or_else(|| panic!("no engine line in {shown}"));
     assert!(line.contains("(8 pairs): default scores "), "{line}");
     let out = dir.join("stats");
-    let o = variantlab(&["stats", run.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let o = variantlab(&[
+        "stats",
+        run.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rows = csv_rows(&out.join("balance.csv"));
     let i = rows[0].iter().position(|h| h == "engine_a_elo").unwrap();
     let elo: f64 = rows[1][i].parse().unwrap();
-    assert!(line.contains(&format!("Elo {elo:.1} [")), "{line} against {elo}");
+    assert!(
+        line.contains(&format!("Elo {elo:.1} [")),
+        "{line} against {elo}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
