@@ -140,7 +140,7 @@ fn search_prints_a_reproducible_best_move() {
 
 #[test]
 fn search_takes_an_engine_configuration() {
-    let dir = std::env::temp_dir().join(format!("vl-search-config-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("vl-search-config");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("no-null.json");
     std::fs::write(&file, r#"{"disable": ["null_move"]}"#).unwrap();
@@ -255,13 +255,13 @@ fn a_closed_pipe_ends_quietly() {
 /// Meaningless settings are refused before any work, with a message naming the setting.
 #[test]
 fn meaningless_settings_are_refused() {
-    let dir = std::env::temp_dir().join(format!("variantlab-cli-{}-bad", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-bad");
     let out = dir.to_str().unwrap();
     let zero_nodes =
-        std::env::temp_dir().join(format!("variantlab-cli-{}-zero.json", std::process::id()));
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-zero.json");
     std::fs::write(&zero_nodes, r#"{"name": "zero", "nodes": 0}"#).unwrap();
     let huge_hash =
-        std::env::temp_dir().join(format!("variantlab-cli-{}-hash.json", std::process::id()));
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-hash.json");
     std::fs::write(&huge_hash, r#"{"name": "huge", "hash_mib": 100000000}"#).unwrap();
     let play = |extra: &[&str]| {
         let mut a = vec![

@@ -13,7 +13,8 @@ fn variantlab(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-test-{}-{name}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-test-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -218,7 +219,7 @@ fn bad_input_is_reported_clearly() {
         d
     ])
     .contains("not a number of plies"));
-    let book = std::env::temp_dir().join(format!("variantlab-book-{}.txt", std::process::id()));
+    let book = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-book.txt");
     std::fs::write(
         &book,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a position\n",
@@ -236,7 +237,7 @@ fn bad_input_is_reported_clearly() {
         d,
     ]);
     assert!(e.contains(", line 2"), "{e}");
-    let cfg = std::env::temp_dir().join(format!("variantlab-cfg-{}.json", std::process::id()));
+    let cfg = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cfg.json");
     std::fs::write(&cfg, r#"{"name": "x", "values": {"dragon": 5}}"#).unwrap();
     let e = err(&[
         "play",
