@@ -856,8 +856,20 @@ pub struct ValuesJob {
 /// # Errors
 /// Those of the self-play, the estimates and the files written; folders of another variant.
 pub fn command(job: &ValuesJob) -> Result<()> {
+    let created = !job.out.exists();
+    crate::output::create_folder(&job.out)?;
+    let done = estimate(job);
+    // A run that failed before writing anything leaves no empty folder behind (remove_dir
+    // removes only an empty one).
+    if done.is_err() && created {
+        let _ = std::fs::remove_dir(&job.out);
+    }
+    done
+}
+
+/// [`command`] once its output folder exists.
+fn estimate(job: &ValuesJob) -> Result<()> {
     let (kind, out, threads) = (job.kind, &job.out, job.threads);
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let kinds = with_variant!(kind, G => G::start().material_kinds());
     // Checked before any game is played.
     let unit = unit_kind(&kinds, job.unit.as_deref())?;

@@ -348,3 +348,47 @@ fn piece_names_are_case_insensitive() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// Outputs in the way or failed runs leave nothing behind: `report --out` an existing folder
+/// says so and leaves no `.tmp`; `stats --out` an existing file says "is a file"; a `values`
+/// run refused before any game leaves no empty output folder.
+#[test]
+fn failed_outputs_leave_nothing_behind() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-outputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("existing")).unwrap();
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/samples/chess");
+    let existing = dir.join("existing");
+    let o = variantlab(&["report", sample, "--out", existing.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a folder, not a file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("existing.tmp").exists());
+    let file = dir.join("file");
+    std::fs::write(&file, "kept").unwrap();
+    let o = variantlab(&["stats", sample, "--out", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    let new = dir.join("values");
+    let o = variantlab(&[
+        "values",
+        "--variant",
+        "chess",
+        "--unit",
+        "dragon",
+        "--out",
+        new.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--unit dragon"), "{}", stderr(&o));
+    assert!(!new.exists(), "a failed values run left {}", new.display());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
