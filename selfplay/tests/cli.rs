@@ -392,3 +392,44 @@ fn failed_outputs_leave_nothing_behind() {
     assert!(!new.exists(), "a failed values run left {}", new.display());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every command's help writes its defaults one way, `[default: ...]`, and `values` names
+/// each of its methods.
+#[test]
+fn help_writes_defaults_one_way() {
+    for command in [
+        "variants",
+        "perft",
+        "search",
+        "play",
+        "merge",
+        "stats",
+        "tune",
+        "report",
+        "values",
+        "sprt",
+        "study",
+        "bench",
+        "uci",
+        "perft-all",
+    ] {
+        let o = variantlab(&[command, "--help"]);
+        assert!(o.status.success(), "{command}: {}", stderr(&o));
+        let help = String::from_utf8_lossy(&o.stdout);
+        for other in ["(default", "(the default", "reproducible default"] {
+            assert!(
+                !help.contains(other),
+                "{command} --help writes {other:?}:\n{help}"
+            );
+        }
+    }
+    let o = variantlab(&["--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("values"))
+        .unwrap();
+    for method in ["imbalance", "regression", "balance", "evaluation"] {
+        assert!(line.contains(method), "{line}");
+    }
+}
