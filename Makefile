@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study notebooks notebook-check uci-check pgn-check script-check piece-values findings fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings fmt lint
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ piece-values: build ## Piece values of every variant from the tuned evaluation (
 
 findings: build ## The findings study of docs/findings.md: every variant at 4000 nodes (about 95 minutes on 2 cores; resumable), data/findings/ and the page's tables
 	scripts/findings.sh $(BIN) out/findings
+
+variant-example: build ## The worked example of docs/variant-files.md: a changed Dream Chess 46 array against the original (about 20 s), data/variant-example/ and the page's figures
+	scripts/variant_example.sh $(BIN) out/variant-example
 
 notebooks: $(VENV)/ok ## Execute every notebook headless on data/samples (executed copies in notebooks/executed/)
 	$(VENV)/bin/python notebooks/run_notebooks.py
