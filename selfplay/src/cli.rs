@@ -540,7 +540,8 @@ pub struct StudyArgs {
     #[arg(long)]
     quiet: bool,
     /// Replace runs already in the output folder that were made with other settings
-    /// (without it the study refuses; a run with the same settings is resumed, and one with fewer games grows to --games, keeping those played).
+    /// (without it the study refuses; a run with the same settings is resumed, and one with
+    /// fewer games grows to --games, keeping those played).
     #[arg(long)]
     force: bool,
 }
