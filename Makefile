@@ -56,13 +56,18 @@ $(VENV)/ok: notebooks/requirements.txt selfplay/tests/python/requirements.txt
 
 PV_GAMES ?= 2000
 PV_NODES ?= 1000
+PV_SEED ?= 1
+PV_OPENINGS ?= balanced-plies:6
 PV_VARIANTS ?= chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping
 # variant=piece: the unit where the cheapest kind is too small to divide by (the rest: the pawn)
 PV_UNITS ?= extreme-2d=red dai-mitregi=rook dai-mitregi-stepping=rook
-piece-values: build ## Piece values of every variant from the tuned evaluation (bootstrap intervals) and near material balance (PV_GAMES self-play games each at PV_NODES nodes a move; out/piece-values/table.md)
-	for v in $(PV_VARIANTS); do u=$$(for p in $(PV_UNITS); do [ "$${p%%=*}" = "$$v" ] && echo "--unit $${p#*=}"; done); \
-	  $(BIN) values --variant $$v --method tuned --games $(PV_GAMES) --nodes $(PV_NODES) $$u --out out/piece-values/$$v --quiet || exit 1; \
-	  $(BIN) values --variant $$v --method balanced --from out/piece-values/$$v/selfplay $$u --out out/piece-values/$$v/balanced --quiet || exit 1; done
+piece-values: build ## Piece values of every variant from the tuned evaluation (bootstrap intervals) and near material balance (PV_GAMES self-play games each at PV_NODES nodes a move, PV_OPENINGS, PV_SEED; out/piece-values/table.md)
+	@n=$$(echo $(PV_VARIANTS) | wc -w); i=0; \
+	for v in $(PV_VARIANTS); do i=$$((i + 1)); u=$$(for p in $(PV_UNITS); do [ "$${p%%=*}" = "$$v" ] && echo "--unit $${p#*=}"; done); \
+	  echo "piece-values: $$v ($$i of $$n): $(PV_GAMES) games at $(PV_NODES) nodes a move ..."; start=$$(date +%s); \
+	  $(BIN) values --variant $$v --method tuned --games $(PV_GAMES) --nodes $(PV_NODES) --seed $(PV_SEED) --openings $(PV_OPENINGS) $$u --out out/piece-values/$$v || exit 1; \
+	  $(BIN) values --variant $$v --method balanced --from out/piece-values/$$v/selfplay $$u --out out/piece-values/$$v/balanced || exit 1; \
+	  echo "piece-values: $$v done in $$(( $$(date +%s) - start )) s"; done
 	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv out/piece-values/$(v)/balanced/piece_values.csv) > out/piece-values/table.md
 	@echo "wrote out/piece-values/table.md"
 
