@@ -63,6 +63,21 @@ fn start_boards_have_their_cells_and_pieces() {
             "{name}"
         );
     }
+    // Every board's cells are large enough to read a letter in, Gateway's five levels too.
+    for kind in VariantKind::ALL {
+        let svg = diagram_svg(&with_variant!(kind, G => G::start().diagram()));
+        let cell = svg.split("<rect class=\"cell").nth(1).unwrap();
+        let width: f64 = cell
+            .split("width=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(width >= 36.0, "{}: cells of {width} px", kind.name());
+    }
     // Extreme 2D draws a stack's discs: White's a1 is a Pawn disc carrying red.
     let d = with_variant!(VariantKind::Extreme2d, G => G::start().diagram());
     let a1 = d.cells.iter().find(|c| c.name == "a1").unwrap();
