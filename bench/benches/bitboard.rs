@@ -66,7 +66,7 @@ fn bench_area_emptiness(c: &mut Criterion) {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        if seed % 5 == 0 {
+        if seed.is_multiple_of(5) {
             occ |= 1 << i;
             *cell = true;
         }

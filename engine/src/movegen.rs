@@ -280,9 +280,12 @@ impl<V: Variant> Position<V> {
                     && (!tactical_only || occ.contains(c.king_to))
                     && self.pieces(us, c.rook_role).contains(c.rook_from)
                     && (c.must_be_empty & occ).is_empty()
-                    && c.king_path
-                        .squares()
-                        .all(|s| !self.attacked_within(s, occ, them))
+                    && c.king_path.squares().all(|s| {
+                        // With the castling Rook lifted: where it is not on the board's edge,
+                        // a rider beyond it hits the King's path once it has moved (as in
+                        // Chess960 and Fairy-Stockfish).
+                        !self.attacked_within(s, occ ^ V::Bb::from_square(c.rook_from), them)
+                    })
                 {
                     out.push(Move::new(ksq, c.king_to, MoveKind::Castle, king_role));
                 }

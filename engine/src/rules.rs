@@ -148,7 +148,8 @@ pub struct Castling<B> {
     pub rook_role: Role,
     /// Cells that must be empty (apart from the King and Rook themselves).
     pub must_be_empty: B,
-    /// Cells the King passes or lands on, which must not be attacked.
+    /// Cells the King passes or lands on, which must not be attacked (tested with the
+    /// castling Rook lifted).
     pub king_path: B,
 }
 

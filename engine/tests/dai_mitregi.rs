@@ -684,7 +684,7 @@ fn quiescence_moves_keep_every_tactical_move() {
             }
             // Captures half the time, so hands fill.
             let captures: Vec<_> = all.iter().copied().filter(|&m| p.is_tactical(m)).collect();
-            let pool = if !captures.is_empty() && rng.next() % 2 == 0 {
+            let pool = if !captures.is_empty() && rng.next().is_multiple_of(2) {
                 &captures[..]
             } else {
                 &all[..]

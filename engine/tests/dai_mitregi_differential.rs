@@ -63,7 +63,7 @@ fn play_game<G: Game<Moves = DaiMitregiMoves>>(
             .copied()
             .filter(|&m| ours.is_tactical(m))
             .collect();
-        let pick = if !tactical.is_empty() && rng.next() % 2 == 0 {
+        let pick = if !tactical.is_empty() && rng.next().is_multiple_of(2) {
             tactical[(rng.next() % tactical.len() as u64) as usize]
         } else {
             list[(rng.next() % list.len() as u64) as usize]

@@ -45,7 +45,7 @@ fn random_games_agree_with_the_reference() {
                 .iter()
                 .filter(|m| m.len() == 5 || pos.piece_at(pos.parse_move(m).unwrap().to()).is_some())
                 .collect();
-            let pick = if !sharp.is_empty() && rng.next() % 2 == 0 {
+            let pick = if !sharp.is_empty() && rng.next().is_multiple_of(2) {
                 sharp[(rng.next() % sharp.len() as u64) as usize].clone()
             } else {
                 moves[(rng.next() % moves.len() as u64) as usize].clone()

@@ -61,7 +61,7 @@ fn play_game(start: &Extreme2d, rng: &mut SplitMix64, max_plies: usize, seen: &m
                 q.material() != ours.material()
             })
             .collect();
-        let mv = if !captures.is_empty() && rng.next() % 3 == 0 {
+        let mv = if !captures.is_empty() && rng.next().is_multiple_of(3) {
             captures[(rng.next() % captures.len() as u64) as usize].clone()
         } else {
             mine[(rng.next() % mine.len() as u64) as usize].clone()

@@ -518,7 +518,7 @@ fn compiled_tables_agree_with_a_slow_one_foot_walk() {
         let mut occ_v = vec![false; 200];
         let mut occ = GatewayBb::EMPTY;
         for &c in &cells {
-            if round > 0 && rng.next() % 5 == 0 {
+            if round > 0 && rng.next().is_multiple_of(5) {
                 occ_v[num(c).index()] = true;
                 occ.insert(num(c));
             }

@@ -57,7 +57,7 @@ fn play_game(start: &Gateway, rng: &mut SplitMix64, max_plies: usize, seen: &mut
             .iter()
             .filter(|m| ours.is_tactical(ours.parse_move(m).unwrap()))
             .collect();
-        let mv = if !captures.is_empty() && rng.next() % 2 == 0 {
+        let mv = if !captures.is_empty() && rng.next().is_multiple_of(2) {
             captures[(rng.next() % captures.len() as u64) as usize].clone()
         } else {
             mine[(rng.next() % mine.len() as u64) as usize].clone()

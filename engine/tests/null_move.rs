@@ -48,7 +48,9 @@ fn positions<G: Game>(seed: u64, games: usize, plies: usize) -> Vec<G> {
                 .collect();
             let m = match checking {
                 Some(m) => m,
-                None if !tactical.is_empty() && rng.next() % 2 == 0 => pick(&tactical, &mut rng),
+                None if !tactical.is_empty() && rng.next().is_multiple_of(2) => {
+                    pick(&tactical, &mut rng)
+                }
                 None => pick(&moves, &mut rng),
             };
             p.play_unchecked(m);

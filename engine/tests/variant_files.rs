@@ -291,3 +291,69 @@ fn inheriting_changes_only_what_is_written() {
         variantlab_engine::variants::Chess::rules().spec.start
     );
 }
+
+/// A castling list of other than two cells was read as its first two (a third King cell
+/// was silently dropped); two pieces of one name gave duplicate CSV columns.
+#[test]
+fn castling_lists_and_piece_names_are_checked() {
+    let e = error_of(&format!(
+        "{BASE}[rules]\ncastling = [{{ king = [\"e1\", \"f1\", \"g1\"], rook = [\"h1\", \"f1\"] }}]\n"
+    ));
+    assert!(
+        e.starts_with("bad.toml:4: rules.castling[0].king: 3 cells"),
+        "{e}"
+    );
+    let e = error_of(&format!(
+        "{BASE}[rules]\ncastling = [{{ king = [\"e1\", \"g1\"], rook = [\"h1\"] }}]\n"
+    ));
+    assert!(
+        e.starts_with("bad.toml:4: rules.castling[0].rook: 1 cell"),
+        "{e}"
+    );
+    let e = error_of(&format!(
+        "{BASE}[[pieces]]\nname = \"knight\"\nletter = \"W\"\nbetza = \"W\"\n"
+    ));
+    assert!(
+        e.starts_with("bad.toml:3: pieces: \"knight\" names two pieces (N and W)"),
+        "{e}"
+    );
+}
+
+/// `file::load` of `path` on another thread, so a read that never ends fails the test
+/// instead of hanging it.
+fn load_error_within_seconds(path: &Path) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let p = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(file::load(&p).map(|l| l.name).map_err(|e| e.to_string()));
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+        Ok(Err(e)) => e,
+        Ok(Ok(name)) => panic!("{} loaded as {name}", path.display()),
+        Err(_) => panic!("loading {} did not finish", path.display()),
+    }
+}
+
+/// `--variant-file /dev/zero` read forever, and a FIFO waited for a writer: only regular
+/// files up to a size limit are read.
+#[test]
+fn only_regular_files_of_bounded_size_are_read() {
+    let e = load_error_within_seconds(Path::new("/dev/zero"));
+    assert!(
+        e.contains("/dev/zero") && e.contains("not a regular file"),
+        "{e}"
+    );
+    let dir = std::env::temp_dir().join(format!("variantlab-vf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.toml");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let e = load_error_within_seconds(&fifo);
+        assert!(e.contains("not a regular file"), "{e}");
+    }
+    let big = dir.join("big.toml");
+    std::fs::write(&big, "# x\n".repeat(1 << 19)).unwrap();
+    let e = load_error_within_seconds(&big);
+    assert!(e.contains("big.toml") && e.contains("larger than"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -114,6 +114,11 @@ pub fn load(dir: &Path) -> Result<RunData> {
             plies: num(cplies, "plies")? as u32,
         });
     }
+    crate::recorded::check_moves(
+        dir,
+        &config,
+        games.iter().map(|g| (g.id, u64::from(g.plies))),
+    )?;
     Ok(RunData {
         dir: dir.to_path_buf(),
         config,
@@ -155,7 +160,12 @@ pub fn stats_of(games: &[GameRecord]) -> Stats {
 fn by_rules(g: &GameRecord) -> bool {
     !matches!(
         g.termination.as_str(),
-        "max_plies" | "adjudication" | "illegal_move" | "engine_crash" | "time_forfeit"
+        "max_plies"
+            | "adjudication"
+            | "illegal_move"
+            | "engine_crash"
+            | "time_forfeit"
+            | "engine_protocol"
     )
 }
 
@@ -292,7 +302,7 @@ pub fn balance(run: &RunData) -> Balance {
 }
 
 /// Every termination reason the toolkit writes, in column order.
-pub const TERMINATIONS: [&str; 11] = [
+pub const TERMINATIONS: [&str; 12] = [
     "checkmate",
     "stalemate",
     "repetition",
@@ -304,6 +314,7 @@ pub const TERMINATIONS: [&str; 11] = [
     "illegal_move",
     "engine_crash",
     "time_forfeit",
+    "engine_protocol",
 ];
 
 /// Columns that say which run a row comes from and how it was played, shared by

@@ -104,6 +104,10 @@ enum Command {
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
+        /// Replace a run of another study in the output folder (only variantlab's files are
+        /// removed; a folder holding others is refused).
+        #[arg(long)]
+        force: bool,
     },
     /// Balance and game-length statistics of tournament folders: balance.csv, length.csv.
     Stats {
@@ -254,7 +258,7 @@ pub struct PlayArgs {
     #[arg(long)]
     variant: Option<String>,
     /// Number of games (pairs of two, colours swapped).
-    #[arg(long, required_unless_present = "resume", value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, required_unless_present = "resume", value_parser = game_count(1), allow_negative_numbers = true)]
     games: Option<u64>,
     /// Nodes per move [default: 1000]
     #[arg(long, conflicts_with = "depth", value_parser = at_least(1), allow_negative_numbers = true)]
@@ -280,11 +284,12 @@ pub struct PlayArgs {
     /// Engine A (White in the first game of each pair): `default`, a JSON file, or
     /// `engine:CMD`, an external UCI engine started with the command line CMD
     /// (`engine:stockfish`, `engine:"target/release/variantlab uci"`).
-    #[arg(long, default_value = "default")]
-    white: String,
+    /// With --resume, the run's external engines must be named again (see --resume).
+    #[arg(long)]
+    white: Option<String>,
     /// Engine B: `default`, a JSON file, or `engine:CMD`.
-    #[arg(long, default_value = "default")]
-    black: String,
+    #[arg(long)]
+    black: Option<String>,
     /// Output folder [default: out/VARIANT]
     #[arg(long)]
     out: Option<PathBuf>,
@@ -308,9 +313,15 @@ pub struct PlayArgs {
     #[arg(long)]
     shard: Option<String>,
     /// Finish the run in this folder.
-    /// With `--games N`, a finished run is extended to N games.
-    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "movetime", "tc", "seed", "white", "black", "out", "shard"])]
+    /// With `--games N`, a finished run is extended to N games. A run with external engines
+    /// resumes only with the same --white/--black given again: nothing in a run folder is
+    /// run that the command line did not name.
+    #[arg(long, conflicts_with_all = ["variant", "nodes", "depth", "movetime", "tc", "seed", "out", "shard", "force"])]
     resume: Option<PathBuf>,
+    /// Replace a run already in the output folder (only variantlab's files are removed; a
+    /// folder holding others is refused).
+    #[arg(long)]
+    force: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -328,6 +339,23 @@ fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + S
             return Err(format!("must be at least {min}, got {v}"));
         }
         u64::try_from(v).map_err(|_| format!("{v} is too large"))
+    }
+}
+
+/// A value parser for game counts: [`at_least`] `min`, and at most
+/// [`crate::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
+/// run of centuries.
+fn game_count(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    let at_least = at_least(min);
+    move |text| {
+        let v = at_least(text)?;
+        if v > crate::config::MAX_GAMES {
+            return Err(format!(
+                "{v} is too large: at most {} games (shard a larger study and merge)",
+                crate::config::MAX_GAMES
+            ));
+        }
+        Ok(v)
     }
 }
 
@@ -368,6 +396,11 @@ fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
 fn threads(t: Option<usize>) -> Result<usize> {
     match t {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > crate::config::MAX_THREADS => bail!(
+            "--threads {t} is too large: at most {} (this machine has {} cores)",
+            crate::config::MAX_THREADS,
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        ),
         Some(t) => Ok(t),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
@@ -379,9 +412,11 @@ fn play(args: PlayArgs) -> Result<()> {
         quiet: args.quiet,
     };
     let (job, dir) = if let Some(dir) = args.resume {
+        let load = |spec: &Option<String>| spec.as_deref().map(EngineConfig::load).transpose();
+        let named = [load(&args.white)?, load(&args.black)?];
         match args.games {
-            Some(games) => (PlayJob::Extend(games), dir),
-            None => (PlayJob::Resume, dir),
+            Some(games) => (PlayJob::Extend(games, named), dir),
+            None => (PlayJob::Resume(named), dir),
         }
     } else {
         let name = variant_name(args.variant)?;
@@ -453,8 +488,8 @@ fn play(args: PlayArgs) -> Result<()> {
             reproducible: true,
             seed: args.seed,
             openings: args.openings,
-            white: EngineConfig::load(&args.white)?,
-            black: EngineConfig::load(&args.black)?,
+            white: EngineConfig::load(args.white.as_deref().unwrap_or("default"))?,
+            black: EngineConfig::load(args.black.as_deref().unwrap_or("default"))?,
             adjudication: Adjudication {
                 max_plies: args
                     .max_plies
@@ -476,7 +511,7 @@ fn play(args: PlayArgs) -> Result<()> {
         };
         config.reproducible = config.is_reproducible();
         let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
-        (PlayJob::Start(Box::new(config)), dir)
+        (PlayJob::Start(Box::new(config), args.force), dir)
     };
     tournament::play_command(job, &dir, &opts)
 }
@@ -514,7 +549,7 @@ fn study(a: StudyArgs) -> Result<()> {
 #[derive(clap::Args, Debug)]
 pub struct StudyArgs {
     /// Games per variant.
-    #[arg(long, default_value_t = 20, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 20, value_parser = game_count(1), allow_negative_numbers = true)]
     games: u64,
     /// Variants to study, comma-separated [default: all; with --variant-file, its variant]
     #[arg(long, value_delimiter = ',')]
@@ -554,8 +589,9 @@ pub struct SprtArgs {
     variant: Option<String>,
     /// The reference configuration: `default`, a JSON file, or `engine:CMD` (an external
     /// UCI engine).
-    #[arg(long, default_value = "default")]
-    base: String,
+    /// [default: default]. With --resume, the match's external engines must be named again.
+    #[arg(long)]
+    base: Option<String>,
     /// The candidate configuration: `default`, a JSON file, or `engine:CMD`.
     #[arg(long, required_unless_present = "resume")]
     test: Option<String>,
@@ -586,7 +622,7 @@ pub struct SprtArgs {
     tc: Option<String>,
     /// Give up undecided after this many games; with --resume, the match's new cap (a match
     /// stopped undecided at its cap goes on to this one) [default: 20000]
-    #[arg(long, value_parser = at_least(2), allow_negative_numbers = true)]
+    #[arg(long, value_parser = game_count(2), allow_negative_numbers = true)]
     max_games: Option<u64>,
     /// Worker threads [default: all cores]
     #[arg(long)]
@@ -607,7 +643,7 @@ pub struct SprtArgs {
     out: Option<PathBuf>,
     /// Continue the match in this folder with its saved settings: only --max-games,
     /// --threads and --quiet may be given with it.
-    #[arg(long, conflicts_with_all = ["variant", "base", "test", "elo0", "elo1", "alpha", "beta", "model", "nodes", "movetime", "tc", "seed", "openings", "max_plies", "force", "out"])]
+    #[arg(long, conflicts_with_all = ["variant", "elo0", "elo1", "alpha", "beta", "model", "nodes", "movetime", "tc", "seed", "openings", "max_plies", "force", "out"])]
     resume: Option<PathBuf>,
     /// No progress display.
     #[arg(long)]
@@ -623,6 +659,10 @@ fn sprt(a: SprtArgs) -> Result<()> {
         Some(dir) => (
             crate::sprt::Job::Resume {
                 max_games: a.max_games,
+                named: Box::new([
+                    a.base.as_deref().map(EngineConfig::load).transpose()?,
+                    a.test.as_deref().map(EngineConfig::load).transpose()?,
+                ]),
             },
             dir,
         ),
@@ -635,7 +675,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
             let mut config = crate::sprt::SprtConfig {
                 variant_file: crate::variant_file::definition_for(&name),
                 variant: name,
-                base: EngineConfig::load(&a.base)?,
+                base: EngineConfig::load(a.base.as_deref().unwrap_or("default"))?,
                 test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
                 elo0: a.elo0,
                 elo1: a.elo1,
@@ -677,14 +717,15 @@ pub struct ValuesArgs {
     /// positions with a piece removed, which chess and Dream Chess 46 provide).
     #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "balanced", "tuned", "both", "all"])]
     method: String,
-    /// Tuned: bootstrap replicates over games for the 95% intervals.
-    #[arg(long, default_value_t = 40)]
+    /// Tuned: bootstrap replicates over games (each a cold refit) for the 95% percentile
+    /// intervals.
+    #[arg(long, default_value_t = crate::tuned_values::DEFAULT_REPLICATES)]
     bootstrap: u32,
     /// Imbalance: game pairs per piece kind.
-    #[arg(long, default_value_t = 100, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100, value_parser = game_count(1), allow_negative_numbers = true)]
     pairs: u64,
     /// Regression, balanced, tuned: self-play games to record when no --from folders are given.
-    #[arg(long, default_value_t = 400, value_parser = at_least(2), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 400, value_parser = game_count(2), allow_negative_numbers = true)]
     games: u64,
     /// Regression, balanced, tuned: tournament folders played with --record-moves.
     #[arg(long, num_args = 1..)]
@@ -829,7 +870,7 @@ pub fn run() -> Result<()> {
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
         Command::Report { dirs, out } => crate::report::command(&dirs, &out),
-        Command::Merge { dirs, out } => tournament::merge_command(&dirs, &out),
+        Command::Merge { dirs, out, force } => tournament::merge_command(&dirs, &out, force),
         Command::Study(args) => study(args),
         Command::Bench {
             variant,

@@ -105,7 +105,50 @@ impl EngineConfig {
                 .file_stem()
                 .map_or_else(|| spec.to_string(), |s| s.to_string_lossy().into_owned());
         }
+        c.check_name()
+            .with_context(|| format!("engine configuration {spec}"))?;
         Ok(c)
+    }
+
+    /// Refuses a name with control characters: it is written into CSV rows and PGN tags,
+    /// where a newline would split a row (and block a resume) and an escape sequence would
+    /// reach the terminal of whoever reads the file.
+    ///
+    /// # Errors
+    /// A control character, named with its position.
+    pub fn check_name(&self) -> Result<()> {
+        if let Some((i, c)) = self.name.chars().enumerate().find(|(_, c)| c.is_control()) {
+            bail!(
+                "configuration {:?}: \"name\" has a control character ({:?} at character {}); names are written into CSV rows and file names",
+                self.name,
+                c,
+                i + 1
+            );
+        }
+        Ok(())
+    }
+
+    /// The name as a file name (the engine's stderr log): letters, digits, `.`, `_` and `-`
+    /// kept, anything else (`/`, `..` as a prefix, spaces) made `_`, so whatever a run
+    /// writes stays inside its folder.
+    pub fn file_name(&self) -> String {
+        let safe: String = self
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let safe = safe.trim_start_matches('.');
+        if safe.is_empty() {
+            "engine".to_string()
+        } else {
+            safe.to_string()
+        }
     }
 
     /// Whether this is an external engine (`engine` set).
@@ -129,6 +172,7 @@ impl EngineConfig {
     /// # Errors
     /// The first problem, naming the configuration and the field.
     pub fn validate<G: Game>(&self) -> Result<()> {
+        self.check_name()?;
         if self.nodes == Some(0) {
             bail!(
                 "configuration {:?}: \"nodes\" must be at least 1",
@@ -279,6 +323,49 @@ pub fn default_max_plies(variant: &str) -> u32 {
         })
 }
 
+/// The most games a run, study or match may have: far beyond any study one machine
+/// plays (a billion games is about 40,000 core-hours of chess at the default nodes), small
+/// enough that no count is an allocation to fear.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The most worker threads a command may use: each reserves its stack (64 MiB of address
+/// space) and plays one game at a time with its own hash tables.
+pub const MAX_THREADS: usize = 256;
+
+/// Checks that `threads` games at once, each with its two players' hash tables, fit in the
+/// memory this machine has available (`MemAvailable` of `/proc/meminfo`; no check where that
+/// cannot be read). External engines keep their own tables and count nothing here.
+///
+/// # Errors
+/// More table memory than is available, naming `--threads` and the configurations' sizes.
+pub fn check_memory(threads: usize, games: u64, players: [&EngineConfig; 2]) -> Result<()> {
+    let Some(available) = available_mib() else {
+        return Ok(());
+    };
+    let per_game: u64 = players
+        .iter()
+        .filter(|p| !p.is_external())
+        .map(|p| p.hash_mib.unwrap_or(2) as u64)
+        .sum();
+    let at_once = (threads as u64).min(games.max(1));
+    let need = per_game.saturating_mul(at_once);
+    if need > available {
+        bail!(
+            "--threads {threads}: {at_once} games at once with hash tables of {} MiB each need {need} MiB, but this machine has {available} MiB available; lower --threads or \"hash_mib\"",
+            per_game
+        );
+    }
+    Ok(())
+}
+
+/// The memory available for new work, in MiB, where the system says.
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// The deepest fixed depth a command or configuration may ask for.
 pub const MAX_DEPTH: u32 = 100;
 
@@ -343,6 +430,25 @@ mod tests {
         let e = disabled(r#"{"enable": ["countermoves"]}"#).unwrap_err();
         assert!(e.to_string().contains("in \"enable\""), "{e}");
         assert!(e.to_string().contains("continuation_history"), "{e}");
+    }
+
+    #[test]
+    fn names_with_control_characters_are_refused_and_file_names_stay_inside() {
+        let named = |name: &str| EngineConfig {
+            name: name.into(),
+            ..EngineConfig::default()
+        };
+        for bad in ["a\nb", "x\ry", "e\u{1b}[31m", "tab\there"] {
+            let e = named(bad).check_name().unwrap_err().to_string();
+            assert!(e.contains("control character"), "{e}");
+            assert!(named(bad).validate::<Position<Chess>>().is_err());
+        }
+        named("stockfish 16.1").check_name().unwrap();
+        assert_eq!(named("../../../../tmp/x").file_name(), "_.._.._.._tmp_x");
+        assert_eq!(named("..").file_name(), "engine");
+        assert_eq!(named(".hidden").file_name(), "hidden");
+        assert_eq!(named("sf-16.1_a").file_name(), "sf-16.1_a");
+        assert_eq!(named("/etc/passwd").file_name(), "_etc_passwd");
     }
 
     #[test]

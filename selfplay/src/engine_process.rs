@@ -4,8 +4,14 @@
 //! Every wait has a deadline: a reader thread forwards the engine's output lines into a
 //! channel, read with `recv_timeout`, so an engine that hangs costs its game (the caller
 //! declares a time forfeit) and never the run. An engine whose process ends or whose pipes
-//! break is marked broken; [`EnginePool`] starts a fresh one for the next game. The process
-//! is killed when its [`UciEngine`] is dropped.
+//! break is marked broken; [`EnginePool`] starts a fresh one for the next game.
+//!
+//! What an engine writes is bounded ([`MAX_LINE`], [`MAX_REPLY_BYTES`]): past either it has
+//! broken the protocol ([`EngineError::Protocol`]) and loses the game, so a flood costs
+//! memory in proportion to the bounds, never the run. Each engine runs in its own process
+//! group, killed as a whole when its [`UciEngine`] is dropped, so a wrapper script's
+//! children go with it; an engine whose process has exited has crashed even while a child
+//! keeps its output open.
 
 use anyhow::{bail, Context, Result};
 use std::collections::{BTreeMap, VecDeque};
@@ -23,6 +29,24 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Lines of the engine's standard error kept for error messages.
 const STDERR_TAIL: usize = 20;
+
+/// The longest line an engine may write, in bytes (UCI lines are short: a `pv` of a few
+/// hundred moves fits many times over).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The most bytes an engine may write while one command awaits its answer (`uciok`,
+/// `readyok`, or a move's `bestmove` with all its `info` lines).
+pub const MAX_REPLY_BYTES: usize = 16 * 1024 * 1024;
+
+/// The most bytes of an engine process's standard error kept in its log; the rest is read
+/// and dropped (one line says so).
+const MAX_STDERR_LOG: u64 = 64 * 1024 * 1024;
+
+/// How often a wait checks whether the engine's process has exited.
+const EXIT_POLL: Duration = Duration::from_millis(50);
+
+/// How long lines an exited engine wrote before its end may still take to arrive.
+const EXIT_GRACE: Duration = Duration::from_millis(100);
 
 /// Splits a command line into words as a shell would in simple cases: words are separated by
 /// whitespace, and `"double quotes"` group words (the quotes are removed). No other shell
@@ -109,6 +133,9 @@ pub enum EngineError {
     Crashed(String),
     /// No answer before the deadline (what was awaited).
     Timeout(String),
+    /// Output past the bounds: a line over [`MAX_LINE`] or more than [`MAX_REPLY_BYTES`]
+    /// for one answer.
+    Protocol(String),
 }
 
 impl std::fmt::Display for EngineError {
@@ -116,6 +143,7 @@ impl std::fmt::Display for EngineError {
         match self {
             EngineError::Crashed(s) => write!(f, "the engine crashed: {s}"),
             EngineError::Timeout(s) => write!(f, "no answer in time: {s}"),
+            EngineError::Protocol(s) => write!(f, "the engine broke the protocol: {s}"),
         }
     }
 }
@@ -149,12 +177,22 @@ pub fn info_score(line: &str) -> Option<i32> {
     }
 }
 
+/// What the stdout reader passes on.
+enum Output {
+    /// A line, trimmed, and the bytes it took.
+    Line(String, usize),
+    /// A line longer than [`MAX_LINE`]; the reader stopped.
+    TooLong,
+}
+
 /// A running UCI engine.
 pub struct UciEngine {
     command: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
+    /// Bytes read since the current command was sent.
+    read: usize,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     stderr_done: Receiver<()>,
     /// `option name NAME type ...` lines, by name.
@@ -188,23 +226,32 @@ impl UciEngine {
             }
             None => None,
         };
-        let mut child = Command::new(&words[0])
+        let mut command_line = Command::new(&words[0]);
+        command_line
             .args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command_line, 0);
+        let mut child = command_line
             .spawn()
             .with_context(|| format!("engine {command:?}: cannot start {:?}", words[0]))?;
         let stdin = child.stdin.take().context("engine stdin")?;
         let stdout = child.stdout.take().context("engine stdout")?;
         let stderr = child.stderr.take().context("engine stderr")?;
-        let (tx, lines) = mpsc::channel();
+        // Bounded, so a reader faster than the referee holds at most this many lines.
+        let (tx, lines) = mpsc::sync_channel(256);
         std::thread::Builder::new()
             .name("uci-stdout".into())
             .spawn(move || {
-                for_each_line(stdout, |line| {
-                    tx.send(String::from_utf8_lossy(line).trim().to_string())
-                        .is_ok()
+                for_each_line(stdout, |line, whole| {
+                    let out = if whole {
+                        Output::Line(String::from_utf8_lossy(line).trim().to_string(), line.len())
+                    } else {
+                        Output::TooLong
+                    };
+                    tx.send(out).is_ok() && whole
                 });
             })
             .context("starting a reader thread")?;
@@ -223,6 +270,7 @@ impl UciEngine {
             child,
             stdin,
             lines,
+            read: 0,
             stderr_tail,
             stderr_done,
             options: BTreeMap::new(),
@@ -235,6 +283,7 @@ impl UciEngine {
     }
 
     fn handshake(&mut self) -> Result<(), EngineError> {
+        self.read = 0;
         self.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
@@ -313,6 +362,7 @@ impl UciEngine {
     /// # Errors
     /// A crash, or no `readyok` within [`HANDSHAKE_TIMEOUT`].
     pub fn sync(&mut self) -> Result<(), EngineError> {
+        self.read = 0;
         self.send("isready")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         while self.recv(deadline, "readyok after isready")? != "readyok" {}
@@ -340,6 +390,7 @@ impl UciEngine {
         go: &str,
         timeout: Duration,
     ) -> Result<GoReply, EngineError> {
+        self.read = 0;
         self.send(position)?;
         self.send(go)?;
         let deadline = Instant::now() + timeout;
@@ -381,19 +432,55 @@ impl UciEngine {
         })
     }
 
+    /// The next line before `deadline`. Checks every [`EXIT_POLL`] whether the process has
+    /// exited: a child it left may hold its output open, and the wait would end only at the
+    /// deadline, as a time forfeit.
     fn recv(&mut self, deadline: Instant, what: &str) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => {
-                self.broken = true;
-                Err(EngineError::Timeout(what.to_string()))
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                self.broken = true;
-                Err(EngineError::Crashed(self.describe_exit(&format!(
-                    "its output ended while waiting for {what}"
-                ))))
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let exited = matches!(self.child.try_wait(), Ok(Some(_)));
+            let wait = if exited {
+                EXIT_GRACE.min(left)
+            } else {
+                EXIT_POLL.min(left)
+            };
+            match self.lines.recv_timeout(wait) {
+                Ok(Output::Line(line, bytes)) => {
+                    self.read += bytes;
+                    if self.read > MAX_REPLY_BYTES {
+                        self.broken = true;
+                        return Err(EngineError::Protocol(format!(
+                            "more than {} MiB of output while waiting for {what}",
+                            MAX_REPLY_BYTES >> 20
+                        )));
+                    }
+                    return Ok(line);
+                }
+                Ok(Output::TooLong) => {
+                    self.broken = true;
+                    return Err(EngineError::Protocol(format!(
+                        "a line longer than {} KiB while waiting for {what}",
+                        MAX_LINE >> 10
+                    )));
+                }
+                Err(RecvTimeoutError::Timeout) if exited => {
+                    self.broken = true;
+                    return Err(EngineError::Crashed(self.describe_exit(&format!(
+                        "its process ended while waiting for {what}"
+                    ))));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if Instant::now() >= deadline {
+                        self.broken = true;
+                        return Err(EngineError::Timeout(what.to_string()));
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.broken = true;
+                    return Err(EngineError::Crashed(self.describe_exit(&format!(
+                        "its output ended while waiting for {what}"
+                    ))));
+                }
             }
         }
     }
@@ -431,7 +518,17 @@ impl UciEngine {
 }
 
 impl Drop for UciEngine {
+    /// Kills the engine's whole process group (the children of a wrapper script too), then
+    /// reaps the engine.
     fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Ok(group) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) takes plain integers; the group is the engine's own (its id
+            // is the engine's pid, not reused while a member of the group lives).
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -442,11 +539,22 @@ fn copy_stderr(
     mut log: Option<File>,
     tail: &Mutex<VecDeque<String>>,
 ) {
-    for_each_line(stderr, |line| {
+    let mut logged = 0u64;
+    for_each_line(stderr, |line, _| {
         if let Some(f) = log.as_mut() {
-            let _ = f.write_all(line);
-            if !line.ends_with(b"\n") {
-                let _ = f.write_all(b"\n");
+            logged += line.len() as u64;
+            if logged > MAX_STDERR_LOG {
+                let _ = writeln!(
+                    f,
+                    "# variantlab: stderr past {} MiB dropped",
+                    MAX_STDERR_LOG >> 20
+                );
+                log = None;
+            } else {
+                let _ = f.write_all(line);
+                if !line.ends_with(b"\n") {
+                    let _ = f.write_all(b"\n");
+                }
             }
         }
         if let Ok(mut t) = tail.lock() {
@@ -460,17 +568,19 @@ fn copy_stderr(
 }
 
 /// Calls `f` with every line (bytes, newline included when there is one) read from `r`
-/// until the end, a read error, or `f` returning false. Bytes, not `String`: an engine's
+/// until the end, a read error, or `f` returning false; a line longer than [`MAX_LINE`]
+/// comes in pieces of that length with `whole` false. Bytes, not `String`: an engine's
 /// output need not be UTF-8.
-fn for_each_line(r: impl Read, mut f: impl FnMut(&[u8]) -> bool) {
+fn for_each_line(r: impl Read, mut f: impl FnMut(&[u8], bool) -> bool) {
     let mut r = BufReader::new(r);
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match r.read_until(b'\n', &mut buf) {
+        match (&mut r).take(MAX_LINE as u64).read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => break,
             Ok(_) => {
-                if !f(&buf) {
+                let whole = buf.ends_with(b"\n") || buf.len() < MAX_LINE;
+                if !f(&buf, whole) {
                     break;
                 }
             }

@@ -8,6 +8,20 @@ use variantlab_engine::perft::{divide, perft};
 use variantlab_engine::search::{Limits, SearchConfig, Searcher};
 use variantlab_engine::{with_variant, VariantKind};
 
+/// `s` with its control characters escaped (`\u{1b}`): a variant file's title and notes
+/// reach the terminal, and must not drive it.
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// `variantlab variants`: every variant's board, cells, rules file and notes.
 pub fn variants_command(json: bool) -> Result<()> {
     let mut rows = Vec::new();
@@ -29,8 +43,8 @@ pub fn variants_command(json: bool) -> Result<()> {
         if !json {
             out!(
                 "{:<22} {:<26} {}x{}{} board, {} cells, ply cap {}  (rules: {})",
-                info.name,
-                info.title,
+                printable(info.name),
+                printable(info.title),
                 files,
                 ranks,
                 if levels > 1 {
@@ -40,10 +54,10 @@ pub fn variants_command(json: bool) -> Result<()> {
                 },
                 info.cells,
                 info.max_plies,
-                info.rules_file
+                printable(info.rules_file)
             );
             for note in info.notes {
-                out!("{:<22} - {note}", "");
+                out!("{:<22} - {}", "", printable(note));
             }
         }
     }

@@ -18,6 +18,7 @@ pub mod play;
 pub mod recorded;
 pub mod report;
 pub mod rescore;
+pub mod run_folder;
 pub mod sprt;
 pub mod stats;
 pub mod study;

@@ -313,7 +313,7 @@ fn event(config: &RunConfig) -> String {
 fn pgn_termination(reason: &str) -> &'static str {
     match reason {
         "max_plies" | "adjudication" => "adjudication",
-        "illegal_move" => "rules infraction",
+        "illegal_move" | "engine_protocol" => "rules infraction",
         "time_forfeit" => "time forfeit",
         "engine_crash" => "abandoned",
         _ => "normal",

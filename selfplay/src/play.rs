@@ -15,13 +15,16 @@ use variantlab_engine::{Color, Outcome};
 
 /// Adjudication rules; both off by default, and recorded in `run.json` when on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Adjudication {
     /// Max plies; the game is a draw after that many (0 = unlimited).
     pub max_plies: u32,
     /// Resign: a side whose own search scores at most `-cp` for `moves` of its moves in a
     /// row loses.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub resign: Option<(i32, u32)>,
     /// Draw: both searches within `cp` of 0 for `moves` plies in a row, from ply `from`.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub draw: Option<(i32, u32, u32)>,
 }
 
@@ -35,15 +38,20 @@ pub enum Forfeit {
     /// No move before the clock ran out (or, for an external engine without a clock, before
     /// its time limit plus a margin).
     TimeForfeit,
+    /// An external engine wrote past the bounds of the protocol: a line over 64 KiB, or
+    /// more than 16 MiB for one answer.
+    EngineProtocol,
 }
 
 impl Forfeit {
-    /// The termination column: `illegal_move`, `engine_crash` or `time_forfeit`.
+    /// The termination column: `illegal_move`, `engine_crash`, `time_forfeit` or
+    /// `engine_protocol`.
     pub fn name(self) -> &'static str {
         match self {
             Forfeit::IllegalMove => "illegal_move",
             Forfeit::EngineCrash => "engine_crash",
             Forfeit::TimeForfeit => "time_forfeit",
+            Forfeit::EngineProtocol => "engine_protocol",
         }
     }
 }
@@ -124,6 +132,7 @@ pub struct GameOutcome {
 
 /// A chess clock: `base` for the game, `inc` added after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeControl {
     /// Time for the game, milliseconds.
     pub base_ms: u64,
@@ -242,9 +251,13 @@ impl Player {
             PlayerKind::Engine(e) => match e.new_game() {
                 Ok(_) => Ok(()),
                 Err(err) => {
+                    let forfeit = match err {
+                        EngineError::Protocol(_) => Forfeit::EngineProtocol,
+                        _ => Forfeit::EngineCrash,
+                    };
                     e.pool()
-                        .note(&format!("engine_crash at the start of a game: {err}"));
-                    Err(Forfeit::EngineCrash)
+                        .note(&format!("{} at the start of a game: {err}", forfeit.name()));
+                    Err(forfeit)
                 }
             },
         }
@@ -340,6 +353,10 @@ impl Player {
                         );
                         Err(Forfeit::TimeForfeit)
                     }
+                    Err(e @ EngineError::Protocol(_)) => {
+                        note(slot, &format!("engine_protocol: {e}"));
+                        Err(Forfeit::EngineProtocol)
+                    }
                 }
             }
         }
@@ -381,7 +398,7 @@ impl PlayerSpec {
                     command,
                     G::start().variant_name(),
                     &config.options,
-                    log_dir.map(|d| d.join(format!("{}.stderr.log", config.name))),
+                    log_dir.map(|d| d.join(format!("{}.stderr.log", config.file_name()))),
                 )
                 .with_context(|| format!("configuration {:?}", config.name))?,
             ),

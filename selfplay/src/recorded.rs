@@ -178,6 +178,121 @@ pub fn read_moves(dir: &Path) -> Result<HashMap<u64, Vec<Ply>>> {
     Ok(out)
 }
 
+/// A game whose rows in `moves.csv` do not agree with its `plies` in `games.csv`: a cut
+/// `moves.csv`, a missing one, or a merge or copy stopped half way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortGame {
+    /// Game id.
+    pub id: u64,
+    /// Plies by `games.csv`.
+    pub plies: u64,
+    /// Its line in `games.csv`.
+    pub games_line: usize,
+    /// Rows in `moves.csv`.
+    pub rows: u64,
+    /// The line of its last row in `moves.csv`, if it has any.
+    pub last_line: Option<u64>,
+}
+
+/// The games of `games` (id and plies, in `games.csv` order: line 2 first) whose move rows
+/// in `moves` (already read: id and the row's line) are not exactly `plies` many. Rows of
+/// games not in `games` are not counted: an interrupted run writes a game's moves before
+/// its `games.csv` row, and a resume replays such a game.
+pub fn short_games(
+    games: impl IntoIterator<Item = (u64, u64)>,
+    moves: impl IntoIterator<Item = (u64, u64)>,
+) -> Vec<ShortGame> {
+    let mut rows: HashMap<u64, (u64, u64)> = HashMap::new();
+    for (id, line) in moves {
+        let e = rows.entry(id).or_default();
+        e.0 += 1;
+        e.1 = e.1.max(line);
+    }
+    games
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, (id, plies))| {
+            let (n, last) = rows.get(&id).copied().unwrap_or((0, 0));
+            (n != plies).then_some(ShortGame {
+                id,
+                plies,
+                games_line: i + 2,
+                rows: n,
+                last_line: (n > 0).then_some(last),
+            })
+        })
+        .collect()
+}
+
+/// The refusal for a [`ShortGame`] of the run in `dir`, naming both files, the game and the
+/// lines.
+pub fn short_game_error(dir: &Path, g: &ShortGame) -> anyhow::Error {
+    let moves = dir.join("moves.csv");
+    anyhow::anyhow!(
+        "{}: game {} has {} move rows{}, but {}, line {}, says it has {} plies (a cut or missing moves.csv?); `variantlab play --resume {}` replays such games",
+        moves.display(),
+        g.id,
+        g.rows,
+        g.last_line
+            .map_or(String::new(), |l| format!(" (its last at line {l})")),
+        dir.join("games.csv").display(),
+        g.games_line,
+        g.plies,
+        dir.display()
+    )
+}
+
+/// Checks that the `moves.csv` of the run in `dir` holds every game of `games` (id and
+/// plies, in `games.csv` order) whole; nothing to check in a run without `--record-moves`.
+///
+/// # Errors
+/// A missing `moves.csv`, an unreadable row, or a game with more or fewer move rows than
+/// plies ([`short_game_error`]).
+pub fn check_moves(
+    dir: &Path,
+    run: &RunConfig,
+    games: impl IntoIterator<Item = (u64, u64)>,
+) -> Result<()> {
+    if !run.record_moves {
+        return Ok(());
+    }
+    let path = dir.join("moves.csv");
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(&path)
+        .with_context(|| {
+            format!(
+                "reading {} (the run records moves, but its moves.csv is missing)",
+                path.display()
+            )
+        })?;
+    let width = reader
+        .headers()
+        .with_context(|| format!("reading {}", path.display()))?
+        .len();
+    let mut ids = Vec::new();
+    for row in reader.records() {
+        let row = row.with_context(|| format!("reading {}", path.display()))?;
+        let line = row.position().map_or(0, |p| p.line());
+        let id = row
+            .get(0)
+            .and_then(|f| f.parse::<u64>().ok())
+            .with_context(|| format!("{}, line {line}: game_id", path.display()))?;
+        if row.len() != width {
+            bail!(
+                "{}, line {line}: game {id}: {} of {width} fields (a cut row)",
+                path.display(),
+                row.len()
+            );
+        }
+        ids.push((id, line));
+    }
+    match short_games(games, ids).first() {
+        Some(g) => Err(short_game_error(dir, g)),
+        None => Ok(()),
+    }
+}
+
 /// The position a game of the run started from, after its opening.
 ///
 /// # Errors

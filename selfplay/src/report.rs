@@ -24,7 +24,7 @@ pub fn write_summary_csv(path: &Path, rows: &[(&str, Summary)]) -> Result<()> {
         "mean_plies",
     ])?;
     for (name, s) in rows {
-        let (lo, hi) = s.stats.score_interval(0.95);
+        let (lo, hi) = s.white_score_interval;
         w.write_record([
             name.to_string(),
             s.games.to_string(),

@@ -28,8 +28,10 @@ use variantlab_engine::game::Game;
 use variantlab_engine::search::Limits;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
-/// Everything that defines an SPRT match; saved as `sprt_config.json`.
+/// Everything that defines an SPRT match; saved as `sprt_config.json` and read back strictly,
+/// as `run.json` is ([`crate::tournament::RunConfig`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SprtConfig {
     /// Variant name.
     pub variant: String,
@@ -60,7 +62,6 @@ pub struct SprtConfig {
     pub tc: Option<TimeControl>,
     /// Whether the games (and so the decision) are fixed by the seed: false with time
     /// limits or an external engine.
-    #[serde(default = "yes")]
     pub reproducible: bool,
     /// Stop after this many games without a decision.
     pub max_games: u64,
@@ -70,10 +71,6 @@ pub struct SprtConfig {
     pub openings: String,
     /// Ply limit.
     pub max_plies: u32,
-}
-
-fn yes() -> bool {
-    true
 }
 
 impl SprtConfig {
@@ -142,7 +139,9 @@ pub const HEADER: [&str; 9] = [
     "llr",
 ];
 
-/// The final (or current) state of a match, written as `sprt.json`.
+/// The final (or current) state of a match, written as `sprt.json`: what fishtest and
+/// fastchess users read after a match. Every count and figure is from the test
+/// configuration's side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtSummary {
     /// `H0`, `H1` or `none` (game limit reached).
@@ -155,17 +154,58 @@ pub struct SprtSummary {
     pub upper: f64,
     /// Games played.
     pub games: u64,
+    /// Games the test configuration won.
+    pub wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Games the test configuration lost.
+    pub losses: u64,
+    /// Draws per game.
+    pub draw_ratio: f64,
+    /// The test configuration's points per game, in percent.
+    pub points_pct: f64,
     /// Pentanomial counts (LL, LD, DD+WL, WD, WW) from the test configuration's side.
     pub penta: [u64; 5],
-    /// Elo of test over base with its 95% interval.
+    /// (WW + WD) / (LL + LD): pairs won against pairs lost; `null` with no lost pair.
+    pub pair_ratio: Option<f64>,
+    /// Likelihood of superiority: the probability that the test configuration is the
+    /// stronger, from the normal approximation of the pair score.
+    pub los: f64,
+    /// Elo of test over base with its 95% interval: right for a match of fixed length,
+    /// biased at an SPRT's stop (`elo_at_stop`).
     pub elo: [f64; 3],
+    /// The median-unbiased Elo at the stop with its 95% interval (fishtest's estimate, logistic
+    /// Elo); `null` with no spread in the pairs.
+    pub elo_at_stop: Option<[f64; 3]>,
     /// Normalised Elo with its 95% interval.
     pub nelo: [f64; 3],
     /// Whether the match is fixed by its seed (false with time limits or external engines).
     pub reproducible: bool,
 }
 
-fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
+/// `x` with a negative zero made positive, so that no file says `-0.0`.
+fn unsigned_zero(x: f64) -> f64 {
+    if x == 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// Wins, draws and losses of the test configuration in a pair's two games.
+fn add_results(wdl: &mut [u64; 3], points: [f64; 2]) {
+    for p in points {
+        wdl[if p == 1.0 {
+            0
+        } else if p == 0.5 {
+            1
+        } else {
+            2
+        }] += 1;
+    }
+}
+
+fn summary(sprt: &Sprt, s: &Stats, wdl: [u64; 3], decided: Option<SprtStatus>) -> SprtSummary {
     let (lower, upper) = sprt.bounds();
     let (el, eh) = s.pair_elo_interval(0.95);
     let nelo = s
@@ -173,6 +213,32 @@ fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
         .map_or([0.0, f64::NEG_INFINITY, f64::INFINITY], |e| {
             [e.value, e.low, e.high]
         });
+    let games = 2 * s.pairs();
+    let per_game = |x: u64| {
+        if games == 0 {
+            0.0
+        } else {
+            x as f64 / games as f64
+        }
+    };
+    let p = s.penta;
+    let lost_pairs = p[0] + p[1];
+    // LOS from the pair score's normal approximation, as fastchess prints it.
+    let los = {
+        let n = s.pairs() as f64;
+        let a = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mu = s.pair_score();
+        let var = (0..5)
+            .map(|i| p[i] as f64 * (a[i] - mu).powi(2))
+            .sum::<f64>()
+            / n.max(1.0);
+        if var > 0.0 {
+            crate::stats::normal_cdf((mu - 0.5) / (var / n).sqrt())
+        } else {
+            0.5 + 0.5 * (mu - 0.5).signum() * f64::from(u8::from(mu != 0.5))
+        }
+    };
+    let clean = |v: [f64; 3]| v.map(unsigned_zero);
     SprtSummary {
         result: match decided {
             Some(SprtStatus::AcceptH0) => "H0",
@@ -180,15 +246,58 @@ fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
             _ => "none",
         }
         .to_string(),
-        llr: sprt.llr(&s.penta),
+        llr: unsigned_zero(sprt.llr(&s.penta)),
         lower,
         upper,
-        games: 2 * s.pairs(),
+        games,
+        wins: wdl[0],
+        draws: wdl[1],
+        losses: wdl[2],
+        draw_ratio: per_game(wdl[1]),
+        points_pct: 100.0 * (per_game(wdl[0]) + 0.5 * per_game(wdl[1])),
         penta: s.penta,
-        elo: [s.pair_elo(), el, eh],
-        nelo,
+        pair_ratio: (lost_pairs > 0).then(|| (p[3] + p[4]) as f64 / lost_pairs as f64),
+        los,
+        elo: clean([s.pair_elo(), el, eh]),
+        elo_at_stop: sprt
+            .stop_estimate(&s.penta, 0.95)
+            .map(|e| clean([e.elo, e.low, e.high])),
+        nelo: clean(nelo),
         reproducible: true,
     }
+}
+
+/// The summary's lines, as the terminal shows them (the same figures as `sprt.json`).
+pub fn summary_text(s: &SprtSummary) -> String {
+    let triple = |v: [f64; 3]| format!("{} [{}, {}]", signed(v[0]), signed(v[1]), signed(v[2]));
+    let mut t = format!(
+        "result {}  LLR {} [{}, {}]\n\
+         games {}: W {} D {} L {}  draw ratio {}%  points {}%\n\
+         penta {:?}  pair ratio {}  LOS {}%\n\
+         Elo {} (plain: for a match of fixed length)\n",
+        s.result,
+        fixed(s.llr, 3),
+        fixed(s.lower, 3),
+        fixed(s.upper, 3),
+        s.games,
+        s.wins,
+        s.draws,
+        s.losses,
+        fixed(100.0 * s.draw_ratio, 1),
+        fixed(s.points_pct, 1),
+        s.penta,
+        s.pair_ratio.map_or("-".into(), |r| fixed(r, 2)),
+        fixed(100.0 * s.los, 1),
+        triple(s.elo),
+    );
+    if let Some(e) = s.elo_at_stop {
+        t += &format!(
+            "Elo {} (median-unbiased at the SPRT's stop, fishtest's estimate)\n",
+            triple(e)
+        );
+    }
+    t += &format!("nElo {}", triple(s.nelo));
+    t
 }
 
 /// What to run: a match with these settings (started, or resumed where the folder holds
@@ -197,8 +306,14 @@ fn summary(sprt: &Sprt, s: &Stats, decided: Option<SprtStatus>) -> SprtSummary {
 pub enum Job {
     /// A match with these settings.
     Start(Box<SprtConfig>),
-    /// The match in the folder, with a new cap on its games if given.
-    Resume { max_games: Option<u64> },
+    /// The match in the folder, with a new cap on its games if given, and the engines the
+    /// command line named (`--base`, `--test`; see [`crate::tournament::confirm_engines`]).
+    Resume {
+        /// A new cap on the match's games.
+        max_games: Option<u64>,
+        /// `--base` and `--test`, if given.
+        named: Box<crate::tournament::Named>,
+    },
 }
 
 /// Runs (or, with an existing folder, resumes) a match.
@@ -208,11 +323,16 @@ pub enum Job {
 pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Result<SprtSummary> {
     let cpath = dir.join("sprt_config.json");
     let saved = || -> Result<SprtConfig> {
-        let text = std::fs::read_to_string(&cpath)
-            .with_context(|| format!("--resume {}: no sprt_config.json there", dir.display()))?;
-        let c: SprtConfig =
-            serde_json::from_str(&text).with_context(|| format!("reading {}", cpath.display()))?;
+        if !cpath.exists() {
+            bail!("--resume {}: no sprt_config.json there", dir.display());
+        }
+        let c: SprtConfig = crate::output::read_json(&cpath)?;
         crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
+        for engine in [&c.base, &c.test] {
+            engine
+                .check_name()
+                .with_context(|| format!("reading {}", cpath.display()))?;
+        }
         Ok(c)
     };
     let config = match job {
@@ -227,9 +347,8 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
                         dir.display()
                     );
                 }
-                crate::folder_lock::ensure_unused(dir)?;
-                std::fs::remove_dir_all(dir)
-                    .with_context(|| format!("clearing {}", dir.display()))?;
+                let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
+                crate::run_folder::clear(dir)?;
             }
             c.test()?;
             let kind = VariantKind::from_name(&c.variant)?;
@@ -245,20 +364,50 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
             write_json(&cpath, &c)?;
             *c
         }
-        Job::Resume { max_games: None } => saved()?,
-        Job::Resume {
-            max_games: Some(cap),
-        } => {
-            crate::folder_lock::ensure_unused(dir)?;
+        Job::Resume { max_games, named } => {
             let mut c = saved()?;
-            c.max_games = cap;
-            write_json(&cpath, &c)?;
+            crate::tournament::confirm_engines(
+                &cpath,
+                [&c.base, &c.test],
+                &named,
+                ["--base", "--test"],
+            )?;
+            if let Some(cap) = max_games {
+                crate::folder_lock::ensure_unused(dir)?;
+                c.max_games = cap;
+                write_json(&cpath, &c)?;
+            }
             c
         }
     };
+    crate::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
     let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
     let kind = VariantKind::from_name(&config.variant)?;
     with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))
+}
+
+/// How often a match without a terminal prints where it stands.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Where the running match stands, for the Ctrl-C handler to print.
+static LATEST: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// On Ctrl-C: where the match stood and how to go on, then exit (every finished pair is
+/// already in `sprt.csv`; a row cut short is dropped on resume).
+fn on_interrupt(dir: &Path) {
+    let dir = dir.display().to_string();
+    let _ = ctrlc::set_handler(move || {
+        let latest = LATEST.lock().map(|l| l.clone()).unwrap_or_default();
+        eprintln!(
+            "\ninterrupted at {}; `variantlab sprt --resume {dir}` continues the match",
+            if latest.is_empty() {
+                "the start".into()
+            } else {
+                latest
+            }
+        );
+        std::process::exit(130);
+    });
 }
 
 /// `variantlab sprt`: [`run`], then the verdict, the Elo figures and the files written.
@@ -266,22 +415,16 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
 /// # Errors
 /// Those of [`run`].
 pub fn command(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Result<()> {
+    if !quiet {
+        eprintln!(
+            "{}: safe to interrupt; `variantlab sprt --resume {}` continues the match",
+            dir.display(),
+            dir.display()
+        );
+    }
+    on_interrupt(dir);
     let s = run(job, dir, threads, quiet, force)?;
-    out!(
-        "result {}  LLR {} [{}, {}]  games {}  penta {:?}  Elo {} [{}, {}]  nElo {} [{}, {}]",
-        s.result,
-        fixed(s.llr, 3),
-        fixed(s.lower, 3),
-        fixed(s.upper, 3),
-        s.games,
-        s.penta,
-        signed(s.elo[0]),
-        signed(s.elo[1]),
-        signed(s.elo[2]),
-        signed(s.nelo[0]),
-        signed(s.nelo[1]),
-        signed(s.nelo[2])
-    );
+    out!("{}", summary_text(&s));
     if !s.reproducible {
         out!("not reproducible: time limits or external engines");
     }
@@ -321,6 +464,7 @@ fn run_variant<G: Game>(
         Vec::new()
     };
     let mut stats = Stats::default();
+    let mut wdl = [0u64; 3];
     for (i, r) in done.iter().enumerate() {
         let p = |c: usize| -> Result<f64> {
             r[c].parse().with_context(|| {
@@ -328,6 +472,7 @@ fn run_variant<G: Game>(
             })
         };
         stats.add_pair(p(1)?, p(2)?);
+        add_results(&mut wdl, [p(1)?, p(2)?]);
     }
     let file_exists = path.exists();
     let file = OpenOptions::new()
@@ -342,7 +487,12 @@ fn run_variant<G: Game>(
         out.write_record(HEADER)?;
         out.flush()?;
     }
-    let bar = if quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+    // Without a terminal the bar is hidden and a plain line says where the match stands
+    // now and then, so a redirected match is not silent.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let plain_progress = !quiet && !terminal;
+    let mut last_line = std::time::Instant::now();
+    let bar = if quiet || !terminal {
         ProgressBar::hidden()
     } else {
         ProgressBar::new_spinner()
@@ -407,6 +557,7 @@ fn run_variant<G: Game>(
         });
         for (pair, r) in ids.iter().zip(results) {
             stats.add_pair(r[0].0, r[1].0);
+            add_results(&mut wdl, [r[0].0, r[1].0]);
             let llr = sprt.llr(&stats.penta);
             out.write_record([
                 pair.to_string(),
@@ -423,10 +574,18 @@ fn run_variant<G: Game>(
             next = pair + 1;
             bar.inc(1);
             let (lo, hi) = sprt.bounds();
-            bar.set_message(format!(
-                "LLR {llr:.2} [{lo:.2}, {hi:.2}]  penta {:?}",
-                stats.penta
-            ));
+            let progress = format!(
+                "LLR {llr:.2} [{lo:.2}, {hi:.2}]  penta {:?}  W {} D {} L {}",
+                stats.penta, wdl[0], wdl[1], wdl[2]
+            );
+            if plain_progress && last_line.elapsed() >= PROGRESS_EVERY {
+                eprintln!("{} pairs  {progress}", pair + 1);
+                last_line = std::time::Instant::now();
+            }
+            if let Ok(mut latest) = LATEST.lock() {
+                *latest = format!("{} pairs  {progress}", pair + 1);
+            }
+            bar.set_message(progress);
             decided = verdict(&sprt, &stats);
             if decided.is_some() {
                 break;
@@ -437,7 +596,7 @@ fn run_variant<G: Game>(
     drop((test_spec, base_spec));
     let s = SprtSummary {
         reproducible: config.reproducible,
-        ..summary(&sprt, &stats, decided)
+        ..summary(&sprt, &stats, wdl, decided)
     };
     write_json(&dir.join("sprt.json"), &s)?;
     Ok(s)

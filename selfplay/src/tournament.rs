@@ -28,8 +28,13 @@ use variantlab_engine::search::Limits;
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
-/// Everything that defines a run; saved as `run.json`.
+/// Everything that defines a run; saved as `run.json`, and read back strictly: an unknown
+/// field, or a missing one that is always written, is an error naming it (a damaged file
+/// must not change the run silently). `Option::deserialize` makes a field required that
+/// serde would otherwise take as `None` when missing; the fields written only when set
+/// (`variant_file`, `movetime`, `tc`) are the ones that may be absent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// Variant name.
     pub variant: String,
@@ -40,8 +45,10 @@ pub struct RunConfig {
     /// Games in the whole study (all shards).
     pub games: u64,
     /// Default limits per move.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub nodes: Option<u64>,
     /// Default depth per move (when no nodes).
+    #[serde(deserialize_with = "Option::deserialize")]
     pub depth: Option<u32>,
     /// Default time per move in milliseconds (when neither nodes nor depth).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,7 +58,6 @@ pub struct RunConfig {
     pub tc: Option<TimeControl>,
     /// Whether the games are fixed by the seed: false with time limits or an external
     /// engine (then a resumed or repeated run plays other games).
-    #[serde(default = "yes")]
     pub reproducible: bool,
     /// Master seed.
     pub seed: u64,
@@ -67,26 +73,27 @@ pub struct RunConfig {
     pub record_moves: bool,
     /// Whether `games.pgn` is written (with `record_moves` only: it is made from the
     /// moves). Output only, not part of the run's identity.
-    #[serde(default = "yes")]
     pub pgn: bool,
     /// `(I, N)`: this run plays the I-th (1-based) of N slices of the pairs.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub shard: Option<(u64, u64)>,
     /// FNV-1a 64 checksum (hex) of the openings file when `openings` is a file; the file
     /// itself is copied into the run folder as [`OPENINGS_COPY`], and resume and merge use
     /// and check that copy, so a moved folder resumes and a changed file is noticed.
-    #[serde(default)]
+    #[serde(deserialize_with = "Option::deserialize")]
     pub openings_checksum: Option<String>,
     /// Engine version that played.
     pub engine_version: String,
     /// Git commit the binary was built from, `+modified` when its tree had changes
     /// (informational; `unknown` outside a git checkout).
-    #[serde(default)]
+    #[serde(deserialize_with = "Option::deserialize")]
     pub git_commit: Option<String>,
     /// Threads used (informational, not part of the identity).
     pub threads: usize,
     /// Unix seconds at start (informational).
     pub started: u64,
     /// Unix seconds at completion, once complete.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub finished: Option<u64>,
 }
 
@@ -231,10 +238,6 @@ pub fn default_limits(
     }
 }
 
-fn yes() -> bool {
-    true
-}
-
 /// The folder, inside a run folder, of the external engines' standard error logs.
 pub const ENGINE_LOGS: &str = "engines";
 
@@ -317,18 +320,36 @@ pub struct RunOptions {
 /// # Errors
 /// An existing run in `dir`, an unwritable folder, a bad configuration.
 pub fn start(config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
-    if dir.join("run.json").exists() {
-        bail!(
-            "{} already holds a run; use --resume {} to finish it, or choose another --out",
-            dir.display(),
-            dir.display()
-        );
-    }
+    start_or_replace(config, dir, opts, false)
+}
+
+/// [`start`], where `force` replaces a run already in `dir` (the toolkit's files only,
+/// [`crate::run_folder::clear`]) instead of refusing it.
+///
+/// # Errors
+/// Those of [`start`]; with `force`, a file in `dir` that variantlab did not write.
+pub fn start_or_replace(
+    config: RunConfig,
+    dir: &Path,
+    opts: &RunOptions,
+    force: bool,
+) -> Result<Summary> {
     let config = config.with_openings_checksum()?;
     validate(&config)?;
+    crate::config::check_memory(opts.threads, config.games, [&config.white, &config.black])?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating output folder {}", dir.display()))?;
     let _lock = FolderLock::acquire(dir)?;
+    if dir.join("run.json").exists() {
+        if !force {
+            bail!(
+                "{} already holds a run; use --resume {} to finish it, --force to replace it, or choose another --out",
+                dir.display(),
+                dir.display()
+            );
+        }
+        crate::run_folder::clear(dir)?;
+    }
     if config.openings_checksum.is_some() {
         std::fs::copy(&config.openings, dir.join(OPENINGS_COPY))
             .with_context(|| format!("copying {} into {}", config.openings, dir.display()))?;
@@ -346,10 +367,12 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
     if !path.exists() {
         return Ok(None);
     }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let config: RunConfig =
-        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    let config: RunConfig = crate::output::read_json(&path)?;
+    for engine in [&config.white, &config.black] {
+        engine
+            .check_name()
+            .with_context(|| format!("reading {}", path.display()))?;
+    }
     crate::variant_file::ensure(&config.variant, config.variant_file.as_ref(), &path)?;
     Ok(Some(config))
 }
@@ -358,7 +381,8 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
 /// A run there with the same settings is resumed (`Ok(true)`; a finished one costs
 /// nothing), an empty place is started afresh (`Ok(false)`), and a run with other settings
 /// (another variant, game count, node count, seed, openings ...) is refused, or with
-/// `force` deleted and started afresh.
+/// `force` removed (the toolkit's files only, [`crate::run_folder::clear`]) and started
+/// afresh.
 ///
 /// # Errors
 /// A run with other settings and no `force`, an unreadable `run.json`, an undeletable folder.
@@ -366,8 +390,8 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
     match saved_config(dir)? {
         Some(saved) if saved.identity() == config.identity() => Ok(true),
         Some(_) if force => {
-            crate::folder_lock::ensure_unused(dir)?;
-            std::fs::remove_dir_all(dir).with_context(|| format!("clearing {}", dir.display()))?;
+            let _lock = FolderLock::acquire(dir)?;
+            crate::run_folder::clear(dir)?;
             Ok(false)
         }
         Some(saved) => bail!(
@@ -392,9 +416,70 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
 /// # Errors
 /// No run in `dir`, or a damaged CSV (named, with the line).
 pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    resume_named(dir, opts, &[None, None])
+}
+
+/// The engine configurations a command line named for a resume: `--white` and `--black`
+/// (`--test` and `--base` for an SPRT match), each if given.
+pub type Named = [Option<EngineConfig>; 2];
+
+/// Refuses a resume that would start a program the command line did not name: a run folder
+/// is data, and its settings file could have been edited. Each external engine of the saved
+/// settings must be given again (`flags` name the options), and anything given must be what
+/// the run was started with.
+///
+/// # Errors
+/// An external engine not named again, or a configuration that differs from the saved one.
+pub fn confirm_engines(
+    settings: &Path,
+    saved: [&EngineConfig; 2],
+    named: &Named,
+    flags: [&str; 2],
+) -> Result<()> {
+    for ((saved, named), flag) in saved.into_iter().zip(named).zip(flags) {
+        match named {
+            Some(n) if n != saved => bail!(
+                "{flag} {:?} differs from the engine {} was started with ({}); resume with the same {flag}",
+                n.name,
+                settings.display(),
+                describe(saved)
+            ),
+            None if saved.is_external() => bail!(
+                "{} plays the external engine {}: a resume starts only programs named on the command line, so give {flag} again (the same as when the run started)",
+                settings.display(),
+                describe(saved)
+            ),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A configuration as a resume's refusal names it.
+fn describe(c: &EngineConfig) -> String {
+    match &c.engine {
+        Some(command) => format!("{:?}, command {command:?}", c.name),
+        None => format!("{:?}, built in", c.name),
+    }
+}
+
+/// [`resume`], with the engines the command line named ([`confirm_engines`]).
+///
+/// # Errors
+/// Those of [`resume`] and [`confirm_engines`].
+pub fn resume_named(dir: &Path, opts: &RunOptions, named: &Named) -> Result<Summary> {
+    if !dir.join("run.json").exists() {
+        bail!("--resume {}: no run.json there", dir.display());
+    }
+    let _lock = FolderLock::acquire(dir)?;
     let config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
-    let _lock = FolderLock::acquire(dir)?;
+    confirm_engines(
+        &dir.join("run.json"),
+        [&config.white, &config.black],
+        named,
+        ["--white", "--black"],
+    )?;
     run(config, dir, opts)
 }
 
@@ -403,9 +488,19 @@ pub fn resume(dir: &Path, opts: &RunOptions) -> Result<Summary> {
 ///
 /// # Errors
 /// No run in `dir`, fewer games than it already has, or the errors of [`resume`].
-pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
+pub fn extend(dir: &Path, games: u64, opts: &RunOptions, named: &Named) -> Result<Summary> {
+    if !dir.join("run.json").exists() {
+        bail!("--resume {}: no run.json there", dir.display());
+    }
+    let _lock = FolderLock::acquire(dir)?;
     let mut config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
+    confirm_engines(
+        &dir.join("run.json"),
+        [&config.white, &config.black],
+        named,
+        ["--white", "--black"],
+    )?;
     if games < config.games {
         bail!(
             "--games {games}: the run in {} already has {} games; a run can grow, not shrink",
@@ -413,7 +508,6 @@ pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
             config.games
         );
     }
-    let _lock = FolderLock::acquire(dir)?;
     config.games = games;
     config.finished = None;
     write_json(&dir.join("run.json"), &config)?;
@@ -423,12 +517,13 @@ pub fn extend(dir: &Path, games: u64, opts: &RunOptions) -> Result<Summary> {
 /// What `variantlab play` does with its folder.
 #[derive(Clone, Debug)]
 pub enum PlayJob {
-    /// Start this new run there.
-    Start(Box<RunConfig>),
-    /// Finish the run there.
-    Resume,
+    /// Start this new run there; with `true` (`--force`), replacing a run there.
+    Start(Box<RunConfig>, bool),
+    /// Finish the run there, with the engines the command line named (`--white`,
+    /// `--black`; see [`confirm_engines`]).
+    Resume(Named),
     /// Extend the run there to this many games, then finish it.
-    Extend(u64),
+    Extend(u64, Named),
 }
 
 /// `variantlab play`: does `job` in `dir` and prints the run's summary.
@@ -437,9 +532,9 @@ pub enum PlayJob {
 /// Those of [`start`], [`resume`] and [`extend`].
 pub fn play_command(job: PlayJob, dir: &Path, opts: &RunOptions) -> Result<()> {
     let summary = match job {
-        PlayJob::Start(config) => start(*config, dir, opts)?,
-        PlayJob::Resume => resume(dir, opts)?,
-        PlayJob::Extend(games) => extend(dir, games, opts)?,
+        PlayJob::Start(config, force) => start_or_replace(*config, dir, opts, force)?,
+        PlayJob::Resume(named) => resume_named(dir, opts, &named)?,
+        PlayJob::Extend(games, named) => extend(dir, games, opts, &named)?,
     };
     out!("{}", summary.line());
     out!("wrote {}", dir.join("games.csv").display());
@@ -479,6 +574,22 @@ pub fn drop_partial_line(path: &Path) -> Result<bool> {
     Ok(true)
 }
 
+/// Whether `path` exists and ends in an unfinished line (a run killed mid-write).
+fn ends_unfinished(path: &Path) -> Result<bool> {
+    let Ok(mut f) = File::open(path) else {
+        return Ok(false);
+    };
+    use std::io::{Seek, SeekFrom};
+    let len = f.metadata()?.len();
+    if len == 0 {
+        return Ok(false);
+    }
+    let mut last = [0u8];
+    f.seek(SeekFrom::Start(len - 1))?;
+    f.read_exact(&mut last)?;
+    Ok(last[0] != b'\n')
+}
+
 /// Reads a CSV written by this tool, checking the header and every row's width.
 pub fn read_csv(path: &Path, header: &[String]) -> Result<Vec<Vec<String>>> {
     let mut reader = csv::ReaderBuilder::new()
@@ -503,10 +614,12 @@ pub fn read_csv(path: &Path, header: &[String]) -> Result<Vec<Vec<String>>> {
     for (i, rec) in reader.records().enumerate() {
         let rec = rec.with_context(|| format!("{}: line {}", path.display(), i + 2))?;
         if rec.len() != header.len() {
+            let first = header[0].strip_suffix("_id").unwrap_or(&header[0]);
             bail!(
-                "{}: line {} has {} fields, expected {}",
+                "{}: line {} ({first} {}) has {} fields, expected {} (a cut row?)",
                 path.display(),
                 i + 2,
+                rec.get(0).unwrap_or(""),
                 rec.len(),
                 header.len()
             );
@@ -540,6 +653,9 @@ pub struct Summary {
     pub games: u64,
     /// Counts and intervals.
     pub stats: crate::stats::Stats,
+    /// White's score's 95% interval with the two games of a pair as one cluster: the same
+    /// interval as `balance.csv` and the report give.
+    pub white_score_interval: (f64, f64),
     /// Mean plies.
     pub mean_plies: f64,
     /// Whether the run had time limits or external engines (its games are not fixed by the
@@ -554,6 +670,8 @@ impl Summary {
         let mut stats = crate::stats::Stats::default();
         let mut plies = 0u64;
         let mut by_pair: std::collections::BTreeMap<u64, Vec<(u64, f64)>> = Default::default();
+        let mut white_by_pair: std::collections::BTreeMap<u64, crate::stats::Cluster> =
+            Default::default();
         for r in rows {
             let result = match r[7].as_str() {
                 "1-0" => crate::stats::GameResult::WhiteWin,
@@ -569,13 +687,25 @@ impl Summary {
                 crate::stats::GameResult::BlackWin => 0.0,
             };
             // Engine A is White in even games.
-            let a_points = if id % 2 == 0 {
+            let a_points = if id.is_multiple_of(2) {
                 white_points
             } else {
                 1.0 - white_points
             };
             by_pair.entry(id / 2).or_default().push((id, a_points));
+            let c = white_by_pair
+                .entry(id / 2)
+                .or_insert(crate::stats::Cluster {
+                    total: 0.0,
+                    size: 0.0,
+                });
+            c.total += white_points;
+            c.size += 1.0;
         }
+        let clusters: Vec<(crate::stats::Cluster, f64)> =
+            white_by_pair.into_values().map(|c| (c, 1.0)).collect();
+        let white_score_interval =
+            crate::stats::unit_mean_interval(&clusters, crate::stats::z_for_confidence(0.95));
         for games in by_pair.values() {
             if let [a, b] = games.as_slice() {
                 stats.add_pair(a.1, b.1);
@@ -585,6 +715,7 @@ impl Summary {
         Summary {
             games,
             stats,
+            white_score_interval,
             mean_plies: if games > 0 {
                 plies as f64 / games as f64
             } else {
@@ -597,7 +728,7 @@ impl Summary {
     /// One line for the terminal.
     pub fn line(&self) -> String {
         let s = &self.stats;
-        let (lo, hi) = s.score_interval(0.95);
+        let (lo, hi) = self.white_score_interval;
         format!(
             "{} games: +{} ={} -{} (White's view)  White score {:.3} [{:.3}, {:.3}]  draws {:.1}%  mean plies {:.1}",
             self.games,
@@ -627,6 +758,7 @@ fn run(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> 
         );
     }
     config.threads = opts.threads;
+    crate::config::check_memory(opts.threads, config.games, [&config.white, &config.black])?;
     with_variant!(kind, G => run_variant::<G>(config, dir, opts))
 }
 
@@ -653,46 +785,71 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     if drop_partial_line(&games_path)? {
         eprintln!("note: {} ended in an unfinished row (a killed run); it was dropped and its game is replayed", games_path.display());
     }
-    let done_rows = if games_path.exists() {
+    let mut done_rows = if games_path.exists() {
         read_csv(&games_path, &header)?
     } else {
         Vec::new()
     };
-    let done: BTreeSet<u64> = done_rows
-        .iter()
-        .map(|r| r[0].parse().unwrap_or(u64::MAX))
-        .collect();
+    let id_of = |r: &Vec<String>| r[0].parse::<u64>().unwrap_or(u64::MAX);
     if config.record_moves {
         // Moves of games without a finished row are replayed: drop them.
         drop_partial_line(&moves_path)?;
-        if moves_path.exists() {
-            let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
-            let rows = read_csv(&moves_path, &mh)?;
-            let kept: Vec<Vec<String>> = rows
+        let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
+        let rows = if moves_path.exists() {
+            read_csv(&moves_path, &mh)?
+        } else {
+            Vec::new()
+        };
+        // A game whose move rows are not all there (a cut or deleted moves.csv) is played
+        // again, its row in games.csv dropped first.
+        let short: BTreeSet<u64> = crate::recorded::short_games(
+            done_rows
                 .iter()
-                .filter(|r| done.contains(&r[0].parse().unwrap_or(u64::MAX)))
-                .cloned()
-                .collect();
-            if kept.len() != rows.len() {
-                rewrite(&moves_path, &MOVES_HEADER.map(String::from), kept.clone())?;
-            }
-            if write_pgn {
-                // Rebuilt from the rows kept: a record cut by a kill, or one of a game
-                // without a finished row, is gone, and none is written twice.
-                pgn::rewrite(&pgn_path, &config, &done_rows, &pgn::moves_by_game(&kept))?;
-            }
-        } else if write_pgn {
-            pgn::rewrite(&pgn_path, &config, &done_rows, &Default::default())?;
+                .map(|r| (id_of(r), r[9].parse().unwrap_or(u64::MAX))),
+            rows.iter()
+                .enumerate()
+                .map(|(i, r)| (id_of(r), i as u64 + 2)),
+        )
+        .iter()
+        .map(|g| g.id)
+        .collect();
+        if !short.is_empty() {
+            eprintln!(
+                "note: {} lacks moves of {} finished game(s) (first: game {}); they are played again",
+                moves_path.display(),
+                short.len(),
+                short.first().copied().unwrap_or_default()
+            );
+            done_rows.retain(|r| !short.contains(&id_of(r)));
+            rewrite(&games_path, &header, done_rows.clone())?;
+        }
+        let done: BTreeSet<u64> = done_rows.iter().map(id_of).collect();
+        let kept: Vec<Vec<String>> = rows
+            .iter()
+            .filter(|r| done.contains(&id_of(r)))
+            .cloned()
+            .collect();
+        if kept.len() != rows.len() || !moves_path.exists() {
+            rewrite(&moves_path, &mh, kept.clone())?;
+        }
+        if write_pgn {
+            // Rebuilt from the rows kept: a record cut by a kill, or one of a game
+            // without a finished row, is gone, and none is written twice.
+            pgn::rewrite(&pgn_path, &config, &done_rows, &pgn::moves_by_game(&kept))?;
         }
     }
+    let done: BTreeSet<u64> = done_rows.iter().map(id_of).collect();
 
-    let jobs: Vec<Job> = (0..config.games)
-        .filter(|&id| config.in_shard(id) && !done.contains(&id))
-        .map(|id| Job {
+    // The games to play, made as the workers take them (not a list: a run may have up to
+    // `MAX_GAMES`).
+    let (done_ref, config_ref) = (&done, &config);
+    let jobs = (0..config.games)
+        .into_par_iter()
+        .filter(move |&id| config_ref.in_shard(id) && !done_ref.contains(&id))
+        .map(move |id| Job {
             id,
-            seed: game_seed(config.seed, id),
-        })
-        .collect();
+            seed: game_seed(config_ref.seed, id),
+        });
     let total_in_shard = (0..config.games).filter(|&id| config.in_shard(id)).count() as u64;
 
     let bar = if opts.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -741,7 +898,8 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     let write_result: Result<()> = std::thread::scope(|scope| {
         scope.spawn(move || {
             pool.install(|| {
-                jobs.par_iter().for_each_with(tx, |tx, job| {
+                jobs.for_each_with(tx, |tx, job| {
+                    let job = &job;
                     let t = Instant::now();
                     let pair = job.id / 2;
                     let (start, opening) =
@@ -925,11 +1083,16 @@ fn moves_rows(game_id: u64, out: &GameOutcome) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Combines shard folders into `out`, refusing folders from different studies.
+/// Combines shard folders into `out`, refusing folders from different studies. The whole
+/// result is written into a folder beside `out` (`OUT.merging`), which then takes `out`'s
+/// place in one step ([`run_folder::exchange`]): a kill leaves the old state or the new one,
+/// never a mix. `out` is locked meanwhile; a run of another study there is refused unless
+/// `force`, and a folder holding files variantlab did not write is refused always.
 ///
 /// # Errors
-/// Mismatched configurations, a game present twice, an unreadable folder.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
+/// Mismatched configurations, a game present twice or with its moves incomplete, an
+/// unreadable folder, another run in `out` (without `force`), a foreign file in `out`.
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
     if dirs.is_empty() {
         bail!("merge needs at least one folder");
     }
@@ -938,11 +1101,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
     let mut moves = Vec::new();
     let mut header = Vec::new();
     for d in dirs {
-        let path = d.join("run.json");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("{}: no run.json", d.display()))?;
-        let c: RunConfig =
-            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+        let c = saved_config(d)?.with_context(|| format!("{}: no run.json", d.display()))?;
         match &first {
             None => first = Some(c.clone()),
             Some(f) if f.identity() != c.identity() => {
@@ -954,16 +1113,35 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
             }
             _ => {}
         }
-        crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &path)?;
         c.openings_in(d)?;
         let kind = VariantKind::from_name(&c.variant)?;
         header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
-        drop_partial_line(&d.join("games.csv"))?;
-        rows.extend(read_csv(&d.join("games.csv"), &header)?);
+        let games_path = d.join("games.csv");
+        if ends_unfinished(&games_path)? {
+            bail!(
+                "{} ends in an unfinished row (a killed run); `variantlab play --resume {}` finishes it before a merge",
+                games_path.display(),
+                d.display()
+            );
+        }
+        let games = read_csv(&games_path, &header)?;
         if c.record_moves {
             let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
-            moves.extend(read_csv(&d.join("moves.csv"), &mh)?);
+            let m = read_csv(&d.join("moves.csv"), &mh)?;
+            let id_of = |r: &Vec<String>| r[0].parse::<u64>().unwrap_or(u64::MAX);
+            let short = crate::recorded::short_games(
+                games
+                    .iter()
+                    .map(|r| (id_of(r), r[9].parse().unwrap_or(u64::MAX))),
+                m.iter().enumerate().map(|(i, r)| (id_of(r), i as u64 + 2)),
+            );
+            if let Some(g) = short.first() {
+                return Err(crate::recorded::short_game_error(d, g));
+            }
+            let done: BTreeSet<u64> = games.iter().map(id_of).collect();
+            moves.extend(m.into_iter().filter(|r| done.contains(&id_of(r))));
         }
+        rows.extend(games);
     }
     let mut config = first.expect("at least one folder");
     rows.sort_by_key(|r| r[0].parse::<u64>().unwrap_or(u64::MAX));
@@ -976,6 +1154,33 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         }
     }
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut lock = FolderLock::acquire(out)?;
+    match saved_config(out) {
+        Ok(Some(there)) if there.identity() != config.identity() && !force => bail!(
+            "{} holds another run ({} games of {}); use --force to replace it, or choose another --out",
+            out.display(),
+            there.games,
+            there.variant
+        ),
+        Err(e) if !force => {
+            return Err(e.context(format!(
+                "{} holds a run that cannot be read; use --force to replace it",
+                out.display()
+            )))
+        }
+        _ => {}
+    }
+    crate::run_folder::ensure_only_ours(out)?;
+    let mut staging = out.as_os_str().to_owned();
+    staging.push(".merging");
+    let staging = PathBuf::from(staging);
+    // Left by a merge killed before its swap: the toolkit's files only.
+    if staging.exists() {
+        crate::run_folder::clear(&staging)?;
+        std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
+    }
+    std::fs::create_dir(&staging).with_context(|| format!("creating {}", staging.display()))?;
+    let mut staging_lock = FolderLock::acquire(&staging)?;
     config.shard = None;
     config.finished = if rows.len() as u64 == config.games {
         Some(now())
@@ -983,11 +1188,12 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         None
     };
     if config.openings_checksum.is_some() {
-        std::fs::copy(dirs[0].join(OPENINGS_COPY), out.join(OPENINGS_COPY))
-            .with_context(|| format!("copying the openings into {}", out.display()))?;
+        let to = staging.join(OPENINGS_COPY);
+        std::fs::copy(dirs[0].join(OPENINGS_COPY), &to)
+            .with_context(|| format!("copying the openings into {}", to.display()))?;
     }
-    write_json(&out.join("run.json"), &config)?;
-    rewrite(&out.join("games.csv"), &header, rows.clone())?;
+    write_json(&staging.join("run.json"), &config)?;
+    rewrite(&staging.join("games.csv"), &header, rows.clone())?;
     let not_reproducible = !config.reproducible;
     if config.record_moves {
         moves.sort_by_key(|r| {
@@ -998,18 +1204,26 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
         });
         if config.pgn {
             pgn::rewrite(
-                &out.join(pgn::PGN_FILE),
+                &staging.join(pgn::PGN_FILE),
                 &config,
                 &rows,
                 &pgn::moves_by_game(&moves),
             )?;
         }
         rewrite(
-            &out.join("moves.csv"),
+            &staging.join("moves.csv"),
             &MOVES_HEADER.map(String::from),
             moves,
         )?;
     }
+    crate::run_folder::exchange(&staging, out)?;
+    staging_lock.moved_to(out);
+    lock.moved_to(&staging);
+    // The old run, now beside: the toolkit's files only (checked above).
+    crate::run_folder::clear(&staging)?;
+    drop(lock);
+    std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
+    drop(staging_lock);
     Ok(Summary {
         not_reproducible,
         ..Summary::from_rows(&rows)
@@ -1020,8 +1234,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary> {
 ///
 /// # Errors
 /// Those of [`merge`].
-pub fn merge_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
-    let summary = merge(dirs, out)?;
+pub fn merge_command(dirs: &[PathBuf], out: &Path, force: bool) -> Result<()> {
+    let summary = merge(dirs, out, force)?;
     out!("{}", summary.line());
     out!("wrote {}", out.join("games.csv").display());
     Ok(())

@@ -189,7 +189,12 @@ fn fit_scale(data: &Dataset, rows: &[usize], w: &[[f64; 2]]) -> f64 {
 }
 
 /// Terminations after which the result says nothing about the position.
-const FORFEITS: [&str; 3] = ["illegal_move", "engine_crash", "time_forfeit"];
+const FORFEITS: [&str; 4] = [
+    "illegal_move",
+    "engine_crash",
+    "time_forfeit",
+    "engine_protocol",
+];
 
 /// Reads the quiet positions of every game in `dirs` (all of variant `G`).
 ///
@@ -231,6 +236,11 @@ pub fn read_positions_keeping<G: Game>(
             );
         }
         let games = read_games(dir)?;
+        crate::recorded::check_moves(
+            dir,
+            &run,
+            games.iter().map(|(g, _)| (g.id, u64::from(g.plies))),
+        )?;
         let moves = crate::recorded::read_moves(dir)?;
         for (game, result) in &games {
             let Some(list) = moves.get(&game.id) else {

@@ -15,11 +15,16 @@
 //! Honesty guards: the fit starts every non-royal kind at one common material weight (the
 //! mean of the defaults), puts no L2 penalty on material, and uses the game results only
 //! (the recorded search scores were made with the default values and would pull towards
-//! them). Intervals: a bootstrap over games (positions of one game share its result), each
-//! replicate refitted from the full fit for a fixed number of epochs; the interval is the
-//! estimate ± 1.96 bootstrap standard deviations.
+//! them). Intervals: a percentile bootstrap over games (positions of one game share its
+//! result). Each replicate is fitted cold, from the same flat start and for as many epochs
+//! as the full fit: a replicate started from the full fit's weights stays near them and
+//! understates the spread. The interval is the replicates' 2.5% and 97.5% quantiles, not
+//! the estimate ± 1.96 standard deviations (which is symmetric where the ratio to the unit
+//! is not, and reaches below zero for a poorly measured piece). Where the unit's own value
+//! is not clearly positive across the replicates (its interval reaches zero), no value is
+//! estimable, as in the other methods.
 
-use crate::stats::{fixed, z_for_confidence};
+use crate::stats::fixed;
 use crate::tune::{fit, mimic_classic, read_positions, split, Dataset, FitSettings};
 use crate::values::{pawn_kind, unit_kind, ValueRow, UNIT_NOTE};
 use anyhow::{bail, Result};
@@ -29,15 +34,18 @@ use variantlab_engine::eval::{Evaluator, KindTerm, Layout};
 use variantlab_engine::game::Game;
 use variantlab_engine::zobrist::SplitMix64;
 
+/// Replicates by default: with 100, the 2.5% and 97.5% quantiles are each an interpolation
+/// between neighbouring order statistics near the ends, stable to about a tenth of the
+/// interval's width (with 40, they were the second-smallest and second-largest replicate).
+pub const DEFAULT_REPLICATES: u32 = 100;
+
 /// Settings of the tuned-values method.
 #[derive(Clone, Debug)]
 pub struct TunedSettings {
-    /// Bootstrap replicates (0: no intervals).
+    /// Bootstrap replicates (0: no intervals), each a cold fit of `epochs` epochs.
     pub bootstrap: u32,
-    /// Epochs of the full fit.
+    /// Epochs of the full fit and of every replicate.
     pub epochs: u32,
-    /// Epochs of each bootstrap refit, starting from the full fit.
-    pub replicate_epochs: u32,
     /// L2 penalty on the non-material weights (per squared centipawn from the start).
     pub l2: f64,
     /// Seed of the held-out split and the resampling.
@@ -51,9 +59,8 @@ pub struct TunedSettings {
 impl Default for TunedSettings {
     fn default() -> Self {
         TunedSettings {
-            bootstrap: 40,
+            bootstrap: DEFAULT_REPLICATES,
             epochs: 400,
-            replicate_epochs: 80,
             l2: 1e-6,
             seed: 1,
             unit: None,
@@ -158,8 +165,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
         // end-game pawn stand in for passed pawns and promotion races.
         untapered: (0..kinds.len()).map(|k| layout.material(k)).collect(),
     };
-    let total =
-        settings.epochs as u64 + settings.bootstrap as u64 * settings.replicate_epochs as u64;
+    let total = settings.epochs as u64 * (1 + settings.bootstrap as u64);
     let bar = if settings.quiet {
         ProgressBar::hidden()
     } else {
@@ -181,6 +187,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
     let point = ratios(&centipawns);
     // Bootstrap: resample games with replacement; the games left out check the loss.
     let mut replicates: Vec<Vec<Option<f64>>> = Vec::new();
+    let mut unit_replicates: Vec<f64> = Vec::new();
     let per_game: Vec<Vec<usize>> = {
         let mut g = vec![Vec::new(); data.games as usize];
         for i in 0..data.len() {
@@ -206,17 +213,21 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
                 rows.extend_from_slice(positions);
             }
         }
+        // Cold: the flat start and the full fit's settings; only the logistic's scale (a
+        // property of the games, not of the values) is the full fit's.
         let replicate = FitSettings {
-            epochs: settings.replicate_epochs,
-            learning_rate: 1.0,
             scale: Some(f.scale),
             ..full.clone()
         };
-        let r = fit(&data, &rows, &out_of_bag, &f.weights, &replicate, &bar);
-        replicates.push(ratios(&kind_values(&r.weights, &data, layout, phase, pawn)));
+        let r = fit(&data, &rows, &out_of_bag, &start, &replicate, &bar);
+        let cp = kind_values(&r.weights, &data, layout, phase, pawn);
+        unit_replicates.push(cp[unit].unwrap_or(0.0));
+        replicates.push(ratios(&cp));
     }
     bar.finish_and_clear();
-    let z = z_for_confidence(0.95);
+    // The unit must be clearly positive for any ratio to it to be estimable.
+    let unit_low = percentile_interval(&unit_replicates).map(|(lo, _)| lo);
+    let unit_unclear = unit_low.is_some_and(|lo| lo <= 0.0);
     let name = start_pos.variant_name();
     Ok((0..kinds.len())
         .map(|k| {
@@ -258,30 +269,96 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
                     ..base
                 };
             };
-            let xs: Vec<f64> = replicates.iter().filter_map(|r| r[k]).collect();
-            if xs.len() < 2 {
+            if unit_unclear {
                 return ValueRow {
-                    value: Some(v),
-                    note: format!("{} cp; no interval: give --bootstrap 2 or more", fixed(cp, 0)),
+                    note: format!(
+                        "not estimable: the {}'s own value ({} cp) has an interval reaching zero ({} cp); play more games",
+                        kinds[unit].0,
+                        unit_cp.map_or("-".into(), |u| fixed(u, 0)),
+                        fixed(unit_low.unwrap_or(0.0), 0)
+                    ),
                     ..base
                 };
             }
-            let mean = xs.iter().sum::<f64>() / xs.len() as f64;
-            let sd =
-                (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt();
+            // A replicate where the unit came out non-positive has no ratio: it counts as
+            // beyond either end, so the interval widens instead of silently dropping it.
+            let lost = replicates.iter().filter(|r| r[k].is_none()).count();
+            let xs: Vec<f64> = replicates.iter().filter_map(|r| r[k]).collect();
+            let Some((low, high)) = percentile_interval(&xs).filter(|_| lost == 0) else {
+                return ValueRow {
+                    value: Some(v),
+                    note: format!(
+                        "{} cp; no interval: {}",
+                        fixed(cp, 0),
+                        if lost > 0 {
+                            format!("the unit was not positive in {lost} replicates")
+                        } else {
+                            "give --bootstrap 2 or more".into()
+                        }
+                    ),
+                    ..base
+                };
+            };
+            if v < low || v > high {
+                return ValueRow {
+                    note: format!(
+                        "not estimable: the fit ({}) lies outside its bootstrap interval [{}, {}] (refits on resampled games disagree with it); play more games",
+                        fixed(v, 2),
+                        fixed(low, 2),
+                        fixed(high, 2)
+                    ),
+                    ..base
+                };
+            }
             ValueRow {
                 value: Some(v),
-                interval: Some((v - z * sd, v + z * sd)),
+                interval: Some((low, high)),
                 note: format!(
-                    "{} cp against the {}'s {} cp; bootstrap: {} replicates, sd {}",
+                    "{} cp against the {}'s {} cp; percentile bootstrap: {} cold-started replicates",
                     fixed(cp, 0),
                     kinds[unit].0,
                     unit_cp.map_or("-".into(), |u| fixed(u, 0)),
                     xs.len(),
-                    fixed(sd, 3)
                 ),
                 ..base
             }
         })
         .collect())
+}
+
+/// The 2.5% and 97.5% quantiles of bootstrap replicates (linear interpolation between order
+/// statistics, as `stats::quantile_sorted`); `None` with fewer than two.
+fn percentile_interval(xs: &[f64]) -> Option<(f64, f64)> {
+    if xs.len() < 2 {
+        return None;
+    }
+    let mut sorted = xs.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let q = |p: f64| {
+        let h = p * (sorted.len() - 1) as f64;
+        let (i, frac) = (h.floor() as usize, h - h.floor());
+        let next = sorted[(i + 1).min(sorted.len() - 1)];
+        sorted[i] + frac * (next - sorted[i])
+    };
+    Some((q(0.025), q(0.975)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percentile_interval;
+
+    #[test]
+    fn percentile_ends_interpolate_between_order_statistics() {
+        assert_eq!(percentile_interval(&[1.0]), None);
+        // 101 values 0..=100 in any order: the 2.5% and 97.5% quantiles are 2.5 and 97.5.
+        let xs: Vec<f64> = (0..=100).rev().map(f64::from).collect();
+        assert_eq!(percentile_interval(&xs), Some((2.5, 97.5)));
+        // Skewed replicates give an asymmetric interval.
+        let skewed = [1.0, 1.1, 1.2, 1.3, 5.0];
+        let (lo, hi) = percentile_interval(&skewed).unwrap();
+        assert!(
+            (lo - 1.01).abs() < 1e-12 && (hi - 4.63).abs() < 1e-12,
+            "{lo} {hi}"
+        );
+    }
 }

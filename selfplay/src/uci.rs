@@ -15,7 +15,7 @@
 
 use crate::config::EngineConfig;
 use anyhow::Result;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
@@ -26,6 +26,9 @@ use variantlab_engine::search::{
     Limits, Param, SearchConfig, SearchParams, SearchResult, Searcher, THREAD_STACK,
 };
 use variantlab_engine::{with_variant, Color, VariantKind};
+
+/// The longest input line read (a `position` of thousands of moves fits).
+const MAX_INPUT_LINE: u64 = 1 << 20;
 
 /// Writes one line to standard output and flushes it; a closed output ends the engine
 /// quietly (its reader went away).
@@ -73,9 +76,44 @@ enum Next {
 pub fn run() -> Result<()> {
     let (tx, rx) = channel::<String>();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
+        let mut input = std::io::stdin().lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            // Bounded: a line without an end must not fill memory.
+            match (&mut input)
+                .take(MAX_INPUT_LINE)
+                .read_until(b'\n', &mut buf)
+            {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            if buf.len() as u64 == MAX_INPUT_LINE && !buf.ends_with(b"\n") {
+                emit(&format!(
+                    "info string a line longer than {} KiB ignored",
+                    MAX_INPUT_LINE >> 10
+                ));
+                // Skip the rest of it.
+                while !buf.ends_with(b"\n") {
+                    buf.clear();
+                    match (&mut input)
+                        .take(MAX_INPUT_LINE)
+                        .read_until(b'\n', &mut buf)
+                    {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {}
+                    }
+                }
+                continue;
+            }
+            let Ok(line) = std::str::from_utf8(&buf) else {
+                emit("info string a line that is not UTF-8 ignored");
+                continue;
+            };
+            if tx
+                .send(line.trim_end_matches(['\n', '\r']).to_string())
+                .is_err()
+            {
                 break;
             }
         }
@@ -292,6 +330,13 @@ impl<G: Game + Send + 'static> Session<G> {
                 } else {
                     EngineConfig::load(value)
                 };
+                // This engine searches itself; it starts no other process.
+                let loaded = loaded.and_then(|c| {
+                    if c.is_external() {
+                        anyhow::bail!("an external engine ({value}) cannot be used over UCI");
+                    }
+                    Ok(c)
+                });
                 match loaded.and_then(|c| c.validate::<G>().map(|()| c)) {
                     Ok(c) => {
                         if let Some(h) = c.hash_mib {

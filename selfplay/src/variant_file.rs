@@ -10,6 +10,7 @@ use variantlab_engine::variants::file;
 
 /// A variant file as stored with a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct VariantDefinition {
     /// The variant's name (the file's `name`).
     pub name: String,

@@ -465,3 +465,51 @@ fn values_from_trade_openings_score_each_trade() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("no near-even trades"));
 }
+
+/// One figure, one interval: the White score `play` prints is the one `stats` writes to
+/// `balance.csv` (pairs as clusters), not an interval that takes the games as independent.
+#[test]
+fn play_and_stats_give_white_score_one_interval() {
+    let dir = tmp("one-interval");
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "16",
+        "--nodes",
+        "300",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let shown = String::from_utf8_lossy(&o.stdout).to_string();
+    let after = shown
+        .split("White score ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no White score in {shown}"));
+    let interval = &after[after.find('[').unwrap() + 1..after.find(']').unwrap()];
+    let printed: Vec<f64> = interval.split(", ").map(|x| x.parse().unwrap()).collect();
+    let out = dir.join("stats");
+    let o = variantlab(&[
+        "stats",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = csv_rows(&out.join("balance.csv"));
+    let col = |name: &str| -> f64 {
+        let i = rows[0].iter().position(|h| h == name).unwrap();
+        rows[1][i].parse().unwrap()
+    };
+    for (p, name) in printed.iter().zip(["white_score_low", "white_score_high"]) {
+        assert!(
+            (p - col(name)).abs() < 6e-4,
+            "play {printed:?} against {name} {}",
+            col(name)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -433,3 +433,48 @@ fn help_writes_defaults_one_way() {
         assert!(line.contains(method), "{line}");
     }
 }
+
+/// `variantlab uci` fed `input`: its standard output.
+fn uci_session(input: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A line that is not UTF-8 ended the UCI conversation without a word; an EngineConfig
+/// naming an external engine was accepted silently (the UCI engine starts no process).
+#[test]
+fn uci_answers_bad_lines_and_refuses_external_engines() {
+    let out = uci_session(b"uci\nposition startpos moves e2e4 \xff\xfe\nisready\nquit\n");
+    assert!(
+        out.contains("info string") && out.contains("UTF-8"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"), "the conversation goes on: {out}");
+
+    let dir = std::env::temp_dir().join(format!("variantlab-uci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("ext.json");
+    std::fs::write(&json, r#"{"name": "ext", "engine": "/bin/true"}"#).unwrap();
+    let input = format!(
+        "uci\nsetoption name EngineConfig value engine:/bin/true\n\
+         setoption name EngineConfig value {}\nisready\nquit\n",
+        json.display()
+    );
+    let out = uci_session(input.as_bytes());
+    let refusals = out
+        .lines()
+        .filter(|l| l.starts_with("info string EngineConfig") && l.contains("external engine"))
+        .count();
+    assert_eq!(refusals, 2, "{out}");
+    assert!(out.contains("readyok"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -178,6 +178,72 @@ fn an_engine_that_never_answers_loses_on_time() {
 }
 
 #[test]
+fn an_engine_writing_without_newlines_breaks_the_protocol() {
+    // Before the bound, the referee buffered the endless line until the move's deadline
+    // (2.4 GB within a second under --tc) and scored a time forfeit.
+    engine_forfeits_both_games(
+        "flood",
+        r#"while True: sys.stdout.write("x" * 65536); sys.stdout.flush()"#,
+        "engine_protocol",
+    );
+}
+
+#[test]
+fn an_engine_flooding_lines_breaks_the_protocol() {
+    engine_forfeits_both_games(
+        "chatter",
+        r#"while True: sys.stdout.write(("info string " + "y" * 1000 + "\n") * 1000); sys.stdout.flush()"#,
+        "engine_protocol",
+    );
+}
+
+/// Whether process `pid` is still running (gone, or a zombie waiting for its parent, is not).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit(')')
+            .next()
+            .and_then(|r| r.split_whitespace().next())
+            != Some("Z")
+    })
+}
+
+#[test]
+fn a_crash_that_leaves_a_child_is_a_crash_and_the_child_is_killed() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    // A wrapper-like engine: at its second `go` it starts a child that keeps its output
+    // pipes open, then dies. The referee saw no end of output and waited for the deadline
+    // (time_forfeit), and the child ran on.
+    let dir = tmp("orphan-pids");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    engine_forfeits_both_games(
+        "orphan",
+        &format!(
+            r#"if gos >= 2:
+            import subprocess, os
+            p = subprocess.Popen(["sleep", "300"])
+            open({pids:?}, "a").write(str(p.pid) + "\n")
+            os._exit(3)
+        print("bestmove " + ("e2e4" if side == "w" else "e7e5"), flush=True)"#
+        ),
+        "engine_crash",
+    );
+    if !has_python() {
+        return;
+    }
+    let text = std::fs::read_to_string(&pids).unwrap();
+    let pids: Vec<u32> = text.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(pids.len(), 2, "one child per game");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    for pid in pids {
+        assert!(!running(pid), "the crashed engine's child {pid} still runs");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_missing_engine_is_an_error_before_any_game() {
     let dir = tmp("missing");
     let o = variantlab(&[

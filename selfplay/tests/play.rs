@@ -286,7 +286,7 @@ fn bad_input_is_reported_clearly() {
     std::fs::remove_file(dir.join("games.csv")).ok();
     std::fs::write(dir.join("games.csv"), lines[..3].join("\n") + "\n").unwrap();
     let e = err(&["play", "--resume", dir.to_str().unwrap(), "--quiet"]);
-    assert!(e.contains("line 3 has 3 fields"), "{e}");
+    assert!(e.contains("line 3 (game 1) has 3 fields"), "{e}");
     // Starting over an existing run is refused rather than overwriting it.
     let e = String::from_utf8_lossy(&play(&dir, &[]).stderr).into_owned();
     assert!(e.contains("already holds a run"), "{e}");

@@ -82,6 +82,51 @@ fn a_configuration_beats_its_crippled_copy() {
     assert!(s["elo"][0].as_f64().unwrap() > 0.0);
     let pairs = csv(&dir).lines().count() - 1;
     assert_eq!(pairs as u64 * 2, s["games"].as_u64().unwrap());
+    // What a fastchess user reads: W/D/L adding up to the games and agreeing with the
+    // pentanomial counts, the draw ratio, points, LOS, the pair ratio, and the
+    // median-unbiased Elo at the stop beside the plain one; no negative zero anywhere.
+    let n = |k: &str| s[k].as_u64().unwrap_or_else(|| panic!("{k}: {s}"));
+    assert_eq!(n("wins") + n("draws") + n("losses"), n("games"));
+    let penta: Vec<u64> = (0..5).map(|i| s["penta"][i].as_u64().unwrap()).collect();
+    let points = penta
+        .iter()
+        .enumerate()
+        .map(|(i, c)| i as u64 * c)
+        .sum::<u64>();
+    assert_eq!(2 * n("wins") + n("draws"), points, "{s}");
+    let pct = s["points_pct"].as_f64().unwrap();
+    assert!(
+        (pct - 50.0 * points as f64 / n("games") as f64).abs() < 1e-9,
+        "{s}"
+    );
+    assert!(s["los"].as_f64().unwrap() > 0.5, "{s}");
+    assert!(
+        s["pair_ratio"].is_null() || s["pair_ratio"].as_f64().unwrap() > 1.0,
+        "{s}"
+    );
+    let stop = &s["elo_at_stop"];
+    assert!(
+        stop[1].as_f64().unwrap() <= stop[0].as_f64().unwrap(),
+        "{s}"
+    );
+    assert!(
+        stop[0].as_f64().unwrap() <= stop[2].as_f64().unwrap(),
+        "{s}"
+    );
+    let text = std::fs::read_to_string(dir.join("sprt.json")).unwrap();
+    assert!(!text.contains("-0.0,") && !text.contains("-0.0]"), "{text}");
+    let shown = String::from_utf8_lossy(&o.stdout);
+    for part in [
+        "W ",
+        "draw ratio",
+        "points",
+        "LOS",
+        "pair ratio",
+        "median-unbiased",
+        "nElo",
+    ] {
+        assert!(shown.contains(part), "{part:?} missing from {shown}");
+    }
     // The crippled copy against the full one is rejected: H0 at elo0 = 0.
     let dir = tmp("h0");
     let o = variantlab(&[
@@ -96,10 +141,15 @@ fn a_configuration_beats_its_crippled_copy() {
         "400",
         "--out",
         dir.to_str().unwrap(),
-        "--quiet",
     ]);
     assert!(o.status.success());
     assert_eq!(json(&dir)["result"], "H0");
+    // Without --quiet and without a terminal, the match says how to resume it.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("safe to interrupt") && err.contains("--resume"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1,10 +1,14 @@
-//! Operating characteristic of the SPRT: simulated matches at a known true Elo accept H1
-//! and H0 at the rates alpha and beta promise, at low and at high (80-90%) draw rates.
+//! Operating characteristic of the SPRT: simulated matches at a known true Elo end, and
+//! accept H1 and H0 at the rates alpha and beta promise, at low and at high (80-90%) draw
+//! rates, on lopsided matches (one side far stronger) and on matches of nothing but draws,
+//! in both Elo models.
 //!
-//! The Brownian approximation this replaced accepted H0 in about half of the runs at a true
-//! elo1 with a 90% draw rate; the bounds below fail that by a wide margin, and cannot be met
-//! by chance: with 200 runs the standard error of a 5% rate is 1.5 points, and the limit is
-//! 12% (4.5 standard errors).
+//! Every run must end: a match still undecided after 200,000 pairs counts as a failure, not
+//! as "neither error" (an LLR stuck at 0 would otherwise pass). The power at elo1 must be at
+//! least 1 - beta less three simulation standard errors (with 200 runs, 1.5 points each), and
+//! the false-H1 rate at most 12% (4.5 standard errors above alpha); the Brownian
+//! approximation this replaced accepted H0 in about half of the runs at a true elo1 with a
+//! 90% draw rate, which fails both by a wide margin.
 
 use variantlab_selfplay::stats::{score_from_elo, EloModel, Sprt, SprtStatus};
 
@@ -25,8 +29,10 @@ impl Rng {
 /// logistic Elo `elo` and draw rate `draws`; returns the decision.
 fn one_match(sprt: &Sprt, elo: f64, draws: f64, rng: &mut Rng) -> SprtStatus {
     let s = score_from_elo(elo);
-    let (win, draw) = (s - draws / 2.0, draws);
-    assert!(win >= 0.0 && win + draw <= 1.0);
+    // A lopsided Elo leaves room for fewer draws than asked: take what it allows.
+    let draw = draws.min(2.0 * s.min(1.0 - s));
+    let win = s - draw / 2.0;
+    assert!(win >= -1e-12 && win + draw <= 1.0 + 1e-12);
     let mut game = || {
         let u = rng.next();
         if u < win {
@@ -49,46 +55,58 @@ fn one_match(sprt: &Sprt, elo: f64, draws: f64, rng: &mut Rng) -> SprtStatus {
     SprtStatus::Continue
 }
 
-/// Rates of (accept H1, accept H0) over `runs` matches.
-fn rates(sprt: &Sprt, elo: f64, draws: f64, runs: u32, seed: u64) -> (f64, f64) {
+/// Decisions over `runs` matches: (accept H1, accept H0, undecided) as rates.
+fn rates(sprt: &Sprt, elo: f64, draws: f64, runs: u32, seed: u64) -> (f64, f64, f64) {
     let mut rng = Rng(seed);
-    let (mut h1, mut h0) = (0, 0);
+    let mut count = [0u32; 3];
     for _ in 0..runs {
-        match one_match(sprt, elo, draws, &mut rng) {
-            SprtStatus::AcceptH1 => h1 += 1,
-            SprtStatus::AcceptH0 => h0 += 1,
-            SprtStatus::Continue => {}
-        }
+        count[match one_match(sprt, elo, draws, &mut rng) {
+            SprtStatus::AcceptH1 => 0,
+            SprtStatus::AcceptH0 => 1,
+            SprtStatus::Continue => 2,
+        }] += 1;
     }
-    (
-        f64::from(h1) / f64::from(runs),
-        f64::from(h0) / f64::from(runs),
-    )
+    let r = |i: usize| f64::from(count[i]) / f64::from(runs);
+    (r(0), r(1), r(2))
 }
 
 const RUNS: u32 = 200;
 const LIMIT: f64 = 0.12;
+const BETA: f64 = 0.05;
+
+/// The least power that 200 runs can show for a test of power `1 - BETA`: three standard
+/// errors below it.
+fn least_power() -> f64 {
+    1.0 - BETA - 3.0 * (BETA * (1.0 - BETA) / f64::from(RUNS)).sqrt()
+}
+
+/// At the true Elo `true0` (where H0 holds) and `true1` (where H1 holds): every run ends,
+/// false H1 at most [`LIMIT`], power at least [`least_power`].
+fn check_rates(sprt: &Sprt, label: &str, draws: f64, true0: f64, true1: f64, seed: u64) {
+    let (false_h1, _, open0) = rates(sprt, true0, draws, RUNS, seed);
+    let (power, _, open1) = rates(sprt, true1, draws, RUNS, seed + 100);
+    eprintln!("{label} draws {draws}: false H1 {false_h1}, power {power}");
+    assert_eq!(open0 + open1, 0.0, "{label} draws {draws}: undecided runs");
+    assert!(
+        false_h1 <= LIMIT,
+        "{label} draws {draws}: H1 accepted in {false_h1} of runs at elo0"
+    );
+    assert!(
+        power >= least_power(),
+        "{label} draws {draws}: H1 accepted in only {power} of runs at elo1"
+    );
+}
 
 fn check(model: EloModel, elo0: f64, elo1: f64, true0: f64, true1: f64) {
     let sprt = Sprt {
         elo0,
         elo1,
         alpha: 0.05,
-        beta: 0.05,
+        beta: BETA,
         model,
     };
     for (draws, seed) in [(0.3f64, 1), (0.8, 2)] {
-        let (false_h1, _) = rates(&sprt, true0, draws, RUNS, seed);
-        let (_, false_h0) = rates(&sprt, true1, draws, RUNS, seed + 100);
-        eprintln!("{model:?} draws {draws}: false H1 {false_h1}, false H0 {false_h0}");
-        assert!(
-            false_h1 <= LIMIT,
-            "{model:?} draws {draws}: H1 accepted in {false_h1} of runs at elo0"
-        );
-        assert!(
-            false_h0 <= LIMIT,
-            "{model:?} draws {draws}: H0 accepted in {false_h0} of runs at elo1"
-        );
+        check_rates(&sprt, &format!("{model:?}"), draws, true0, true1, seed);
     }
 }
 
@@ -124,10 +142,35 @@ fn normalized_bounds_keep_their_error_rates() {
         }
         let s1 = 0.5 * (lo + hi);
         let elo1 = -400.0 * (1.0 / s1 - 1.0).log10();
-        let (false_h1, _) = rates(&sprt, 0.0, draws, RUNS, seed);
-        let (_, false_h0) = rates(&sprt, elo1, draws, RUNS, seed + 100);
-        eprintln!("Normalized draws {draws}: false H1 {false_h1}, false H0 {false_h0}");
-        assert!(false_h1 <= LIMIT, "draws {draws}: false H1 rate {false_h1}");
-        assert!(false_h0 <= LIMIT, "draws {draws}: false H0 rate {false_h0}");
+        check_rates(&sprt, "Normalized", draws, 0.0, elo1, seed);
+    }
+}
+
+/// One side far stronger (a lopsided match, +-400 Elo at bounds [0, 5]), and matches of
+/// nothing but draws: each model decides every run, and decides it right. Before the
+/// normalized model's fit started from the uniform distribution, its LLR stayed at exactly
+/// 0 on such samples and these matches never ended.
+#[test]
+fn lopsided_and_all_draw_matches_end_rightly() {
+    for model in [EloModel::Logistic, EloModel::Normalized] {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: BETA,
+            model,
+        };
+        for (elo, draws, want) in [
+            (-400.0, 0.1, SprtStatus::AcceptH0),
+            (400.0, 0.1, SprtStatus::AcceptH1),
+            (-400.0, 0.0, SprtStatus::AcceptH0),
+            (0.0, 1.0, SprtStatus::AcceptH0),
+        ] {
+            let mut rng = Rng(7);
+            for run in 0..20 {
+                let got = one_match(&sprt, elo, draws, &mut rng);
+                assert_eq!(got, want, "{model:?} elo {elo} draws {draws} run {run}");
+            }
+        }
     }
 }

@@ -229,9 +229,11 @@ fn bad_input_is_refused_clearly() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `values --method tuned` on the recorded chess sample: a value and a 95% interval around
-/// it for every piece that can be captured, the pawn as the unit, the King left out; the
-/// same seed gives the same file whatever the thread count.
+/// `values --method tuned` on the recorded chess sample: for every piece that can be
+/// captured, a value inside its 95% percentile interval, or no value and "not estimable"
+/// with the reason (200 games are few for a fit of this size: cold refits on resampled
+/// games can disagree with the full fit); the pawn as the unit, the King left out; the same
+/// seed gives the same file whatever the thread count.
 #[test]
 fn tuned_piece_values_have_bootstrap_intervals() {
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/samples/chess");
@@ -270,14 +272,22 @@ fn tuned_piece_values_have_bootstrap_intervals() {
         match r[1] {
             "pawn" => assert_eq!(r[3], "1.000", "{csv}"),
             "king" => assert!(r[3].is_empty() && r[7].contains("royal"), "{csv}"),
+            _ if r[3].is_empty() => {
+                assert!(r[4].is_empty() && r[5].is_empty(), "{csv}");
+                assert!(
+                    r[7].trim_start_matches('"').starts_with("not estimable: "),
+                    "{csv}"
+                );
+            }
             _ => {
                 let (v, lo, hi): (f64, f64, f64) = (
                     r[3].parse().unwrap(),
                     r[4].parse().unwrap(),
                     r[5].parse().unwrap(),
                 );
-                assert!(lo < v && v < hi && hi - lo < 10.0, "{csv}");
+                assert!(lo <= v && v <= hi && hi - lo < 10.0, "{csv}");
                 assert!(v > 1.0, "a piece worth less than a pawn: {csv}");
+                assert!(r[7].contains("percentile bootstrap"), "{csv}");
             }
         }
     }

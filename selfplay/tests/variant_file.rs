@@ -204,3 +204,27 @@ fn study_of_a_file_variant() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.contains("los-alamos"), "{summary}");
 }
+
+/// `variants` printed a file's title and notes as written, terminal escape sequences
+/// included; control characters are now shown escaped.
+#[test]
+fn variants_escapes_control_characters_of_a_file() {
+    let dir = tmp("escapes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("esc.toml");
+    std::fs::write(
+        &f,
+        "name = \"esc\"\ninherits = \"chess\"\ntitle = \"\\u001b[31mred\"\nnotes = [\"\\u001b]0;title\\u0007bell\"]\n",
+    )
+    .unwrap();
+    let o = variantlab(&["variants", "--variant-file", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("esc"), "{text}");
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(text.contains("\\u{1b}[31mred"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

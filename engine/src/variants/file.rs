@@ -142,15 +142,35 @@ impl std::error::Error for VariantFileError {}
 /// # Errors
 /// The file cannot be read, is not a valid definition, or another definition is loaded.
 pub fn load(path: &Path) -> Result<&'static LoadedVariant, VariantFileError> {
+    use std::io::Read;
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| VariantFileError {
+    let err = |message: String| VariantFileError {
         file: origin.clone(),
         line: None,
         field: String::new(),
-        message: format!("cannot read: {e}"),
-    })?;
+        message,
+    };
+    // A device or a FIFO would be read forever or wait for a writer: regular files only.
+    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(err("not a regular file".into()));
+    }
+    let too_big = || err(format!("larger than {} KiB", MAX_FILE_BYTES >> 10));
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| err(format!("cannot read: {e}")))?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
     load_text(&origin, &text)
 }
+
+/// The largest variant file read (a definition is a few KiB).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// Checks, compiles and registers a variant definition given as text (`origin` names it in
 /// errors: a path, or `run.json` for a stored definition).
@@ -283,8 +303,8 @@ struct RulesDoc {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CastlingDoc {
-    king: [String; 2],
-    rook: [String; 2],
+    king: Vec<String>,
+    rook: Vec<String>,
     piece: Option<String>,
 }
 
@@ -609,6 +629,16 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             ),
         ));
     }
+    // A name is a CSV column and a key of the piece values: one piece each.
+    for (j, b) in pieces.iter().enumerate() {
+        if let Some(a) = pieces[..j].iter().find(|a| a.name == b.name) {
+            let m = format!(
+                "{:?} names two pieces ({} and {})",
+                b.name, a.letter, b.letter
+            );
+            return Err(ctx.err(b.line.or(a.line), "pieces", m));
+        }
+    }
     let royals: Vec<&PieceM> = pieces.iter().filter(|p| p.royal).collect();
     match royals.len() {
         0 => {
@@ -805,6 +835,14 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
                 let cl = ctx.at(c.span());
                 let f = format!("rules.castling[{i}]");
                 let c = c.get_ref();
+                for (key, cells) in [("king", &c.king), ("rook", &c.rook)] {
+                    if cells.len() != 2 {
+                        let n = cells.len();
+                        let s = if n == 1 { "" } else { "s" };
+                        let m = format!("{n} cell{s}; give two, from and to (`[\"e1\", \"g1\"]`)");
+                        return Err(ctx.err(cl, &format!("{f}.{key}"), m));
+                    }
+                }
                 let mut sq = Vec::new();
                 for n in c.king.iter().chain(&c.rook) {
                     match topology.parse_square(n) {

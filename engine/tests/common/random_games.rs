@@ -32,7 +32,7 @@ pub fn positions<G: Game>(seed: u64, games: usize, plies: usize) -> Vec<G> {
                 .copied()
                 .filter(|&m| p.is_tactical(m))
                 .collect();
-            let pool = if !tactical.is_empty() && rng.next() % 2 == 0 {
+            let pool = if !tactical.is_empty() && rng.next().is_multiple_of(2) {
                 &tactical
             } else {
                 &moves
