@@ -460,7 +460,7 @@ fn uci_answers_bad_lines_and_refuses_external_engines() {
     );
     assert!(out.contains("readyok"), "the conversation goes on: {out}");
 
-    let dir = std::env::temp_dir().join(format!("variantlab-uci-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-uci");
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("ext.json");
     std::fs::write(&json, r#"{"name": "ext", "engine": "/bin/true"}"#).unwrap();
