@@ -61,7 +61,8 @@ pub fn command(study: &Study, opts: &RunOptions) -> Result<()> {
             kind.name()
         );
         let summary = if grows {
-            tournament::extend(&dir, games, opts)?
+            // A study plays the default engine only: no external engine to name again.
+            tournament::extend(&dir, games, opts, &[None, None])?
         } else if resume {
             tournament::resume(&dir, opts)?
         } else {
