@@ -102,6 +102,36 @@ pub fn create_folder(path: &std::path::Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(path).with_context(|| format!("creating {}", path.display()))
 }
 
+/// Reads a settings file written by [`write_json`] (`run.json`, `sprt_config.json`) into
+/// `T`, whose strictness (`deny_unknown_fields`, required fields) decides what is refused.
+/// serde names unknown and missing fields itself; a mistyped value's error names the field
+/// from the key on its line (or the nearest line above with one), as the file is pretty
+/// printed.
+///
+/// # Errors
+/// An unreadable file or one that does not fit `T`, named with the file, line and field.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> anyhow::Result<T> {
+    use anyhow::Context;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        let lines: Vec<&str> = text.lines().take(e.line()).collect();
+        let key = lines
+            .iter()
+            .rev()
+            .find_map(|l| {
+                let rest = l.trim_start().strip_prefix('"')?;
+                let (key, after) = rest.split_once('"')?;
+                after.trim_start().starts_with(':').then_some(key)
+            })
+            .filter(|_| e.classify() == serde_json::error::Category::Data);
+        match key {
+            Some(key) => anyhow::anyhow!("{}: field `{key}`: {e}", path.display()),
+            None => anyhow::anyhow!("{}: {e}", path.display()),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{create_folder, replace_file};
@@ -131,34 +161,4 @@ mod tests {
         assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-/// Reads a settings file written by [`write_json`] (`run.json`, `sprt_config.json`) into
-/// `T`, whose strictness (`deny_unknown_fields`, required fields) decides what is refused.
-/// serde names unknown and missing fields itself; a mistyped value's error names the field
-/// from the key on its line (or the nearest line above with one), as the file is pretty
-/// printed.
-///
-/// # Errors
-/// An unreadable file or one that does not fit `T`, named with the file, line and field.
-pub fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> anyhow::Result<T> {
-    use anyhow::Context;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| {
-        let lines: Vec<&str> = text.lines().take(e.line()).collect();
-        let key = lines
-            .iter()
-            .rev()
-            .find_map(|l| {
-                let rest = l.trim_start().strip_prefix('"')?;
-                let (key, after) = rest.split_once('"')?;
-                after.trim_start().starts_with(':').then_some(key)
-            })
-            .filter(|_| e.classify() == serde_json::error::Category::Data);
-        match key {
-            Some(key) => anyhow::anyhow!("{}: field `{key}`: {e}", path.display()),
-            None => anyhow::anyhow!("{}: {e}", path.display()),
-        }
-    })
 }
