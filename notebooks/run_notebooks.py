@@ -13,10 +13,12 @@ Stops with a non-zero exit status at the first notebook that fails.
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import nbformat
+from jupyter_client import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
@@ -53,9 +55,18 @@ def main():
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
 
+    sockets = tempfile.TemporaryDirectory(prefix="variantlab-kernels-")
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
-        client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3",
+        # The kernel talks over local sockets (IPC, named by an absolute path in a private
+        # folder) where the system has them, not over TCP, which it would warn about
+        # (unencrypted) on every start.
+        if os.name == "nt":
+            km = KernelManager(kernel_name="python3")
+        else:
+            km = KernelManager(kernel_name="python3", transport="ipc",
+                               ip=os.path.join(sockets.name, path.stem))
+        client = NotebookClient(nb, km=km, timeout=TIMEOUT, kernel_name="python3",
                                 resources={"metadata": {"path": str(HERE)}})
         target = path if out is None else out / path.name
         start = time.monotonic()
@@ -69,6 +80,10 @@ def main():
         except Exception as err:  # kernel did not start, timeout, ...
             print(f"FAIL {path.name} ({time.monotonic() - start:.1f} s): {type(err).__name__}: {err}")
             return 1
+        finally:
+            # A kernel manager passed in is the caller's to shut down.
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
         nbformat.write(nb, target)
         print(f"ok   {path.name} ({time.monotonic() - start:.1f} s) -> {target}")
     return 0

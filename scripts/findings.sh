@@ -25,7 +25,8 @@ DATA=data/findings
 
 # Games per variant: sized so that each variant costs about the same (a Gateway game costs many
 # chess games); the whole study took about 95 minutes on the 2-core machine at 4000 nodes per
-# move with the stop-29 engine. docs/findings.md says why these sizes.
+# move with the engine of the commits its run.json files name. docs/findings.md says why these
+# sizes.
 declare -A GAMES=(
   [chess]=600
   [dream-chess-46]=1000

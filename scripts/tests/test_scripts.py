@@ -1,5 +1,5 @@
 """Tests of the helper scripts in scripts/: transfer_weights.py, findings_tables.py,
-piece_values_table.py and compare_eval.py. Each script runs as a subprocess
+piece_values_table.py, variant_example.py and compare_eval.py. Each script runs as a subprocess
 (sys.executable), in a temporary folder, on small hand-made inputs with known answers.
 
 Good input must give the expected output; bad input must give exit status 1, a one-line
@@ -21,6 +21,7 @@ REPO = os.path.dirname(SCRIPTS)
 TRANSFER = os.path.join(SCRIPTS, "transfer_weights.py")
 TABLES = os.path.join(SCRIPTS, "findings_tables.py")
 VALUES_TABLE = os.path.join(SCRIPTS, "piece_values_table.py")
+EXAMPLE = os.path.join(SCRIPTS, "variant_example.py")
 
 BEGIN = "<!-- findings-tables:begin (scripts/findings_tables.py writes this part) -->"
 END = "<!-- findings-tables:end -->"
@@ -672,3 +673,45 @@ class CompareEval(ScriptTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class VariantExample(ScriptTest):
+    """variant_example.py: the worked example of docs/variant-files.md."""
+
+    DATA = os.path.join(REPO, "data", "variant-example")
+
+    def copy_doc(self):
+        doc = self.path("variant-files.md")
+        write(doc, read(os.path.join(REPO, "docs", "variant-files.md")))
+        return doc
+
+    def test_reproduces_the_committed_page(self):
+        doc = self.copy_doc()
+        self.assertOk(run(EXAMPLE, self.DATA, doc, cwd=REPO))
+        self.assertEqual(read(doc), read(os.path.join(REPO, "docs", "variant-files.md")))
+        self.assertNoTempFiles(self.dir)
+
+    def test_the_figures_come_from_the_data(self):
+        # One more White win in the data: the table follows.
+        data = self.path("data")
+        for v in ("dream-chess-46", "dream-46-queen-back"):
+            write(os.path.join(data, v, "run.json"), read(os.path.join(self.DATA, v, "run.json")))
+        lines = read(os.path.join(self.DATA, "balance.csv")).splitlines(True)
+        fields = lines[1].split(",")
+        header = lines[0].split(",")
+        fields[header.index("white_wins")] = "99"
+        write(os.path.join(data, "balance.csv"), lines[0] + ",".join(fields) + "".join(lines[2:]))
+        doc = self.copy_doc()
+        self.assertOk(run(EXAMPLE, data, doc, cwd=REPO))
+        self.assertIn("| `dream-chess-46` | 40 | 99 / ", read(doc))
+
+    def test_bad_input_leaves_the_page(self):
+        doc = self.copy_doc()
+        before = read(doc)
+        data = self.path("data")
+        write(os.path.join(data, "balance.csv"), "variant,games\nx,1\n")
+        self.assertFails(run(EXAMPLE, data, doc, cwd=REPO), "variant_example:", "balance.csv", "white_score")
+        self.assertEqual(read(doc), before)
+        write(doc, "# no markers\n")
+        self.assertFails(run(EXAMPLE, self.DATA, doc, cwd=REPO), "variant_example:", "markers")
+        self.assertEqual(read(doc), "# no markers\n")

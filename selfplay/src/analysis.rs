@@ -511,7 +511,7 @@ pub fn length_rows(run: &RunData, b: &Balance) -> Vec<Vec<String>> {
 /// # Errors
 /// An unwritable folder.
 pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    crate::output::create_folder(out)?;
     let figures: Vec<Balance> = runs.iter().map(balance).collect();
     let bpath = out.join("balance.csv");
     let mut b =

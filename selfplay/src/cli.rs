@@ -14,7 +14,7 @@ use variantlab_engine::search::{Limits, SearchConfig};
 use variantlab_engine::VariantKind;
 
 /// The `--openings` help of `play`, `study` and `sprt`: one text for the three.
-const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]` (the default), `random-plies:P`, `trades:P[:M]` (a near-even trade made, at the start or after P random and M engine plies) or a file of positions, one per line";
+const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]`, `random-plies:P`, `trades:P[:M]` (a near-even trade made, at the start or after P random and M engine plies) or a file of positions, one per line";
 
 /// Self-play, statistics and move-generation tools for chess variants.
 #[derive(Parser, Debug)]
@@ -39,13 +39,13 @@ enum Command {
     },
     /// Count the leaves of the legal-move tree (perft) from a position.
     Perft {
-        /// Variant name (see `variantlab variants`; default: the --variant-file's).
+        /// Variant name (see `variantlab variants`) [default: the --variant-file's]
         #[arg(long)]
         variant: Option<String>,
         /// Depth in plies (1 to 20).
         #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: u32,
-        /// Position in the variant's text format (default: the start position).
+        /// Position in the variant's text format [default: the start position]
         #[arg(long)]
         position: Option<String>,
         /// Print the count below each root move.
@@ -57,10 +57,10 @@ enum Command {
     },
     /// Search a position and print the best move, score, depth, nodes, nps and PV.
     Search {
-        /// Variant name (see `variantlab variants`; default: the --variant-file's).
+        /// Variant name (see `variantlab variants`) [default: the --variant-file's]
         #[arg(long)]
         variant: Option<String>,
-        /// Position in the variant's text format (default: the start position).
+        /// Position in the variant's text format [default: the start position]
         #[arg(long)]
         position: Option<String>,
         /// Node budget (reproducible).
@@ -131,7 +131,8 @@ enum Command {
         #[arg(long, default_value = "report.html")]
         out: PathBuf,
     },
-    /// Estimate piece values by imbalance self-play and/or regression on recorded games.
+    /// Estimate piece values: by imbalance self-play, regression on recorded games, the
+    /// regression near material balance (even trades), or a fitted evaluation (see --method).
     Values(ValuesArgs),
     /// Sequential probability ratio test of one configuration against another.
     Sprt(SprtArgs),
@@ -140,7 +141,7 @@ enum Command {
     /// The engine signature (total nodes of a fixed-depth search over fixed positions) and
     /// speed: search nodes per second and perft leaves per second.
     Bench {
-        /// A variant name or `all` (default: `all`, or the --variant-file's variant).
+        /// A variant name or `all` [default: `all`, or the --variant-file's variant]
         #[arg(long)]
         variant: Option<String>,
         /// Print JSON.
@@ -159,8 +160,8 @@ enum Command {
     Uci,
     /// Run perft on the start position of every variant, one line per depth as it finishes.
     PerftAll {
-        /// Depth for every variant (default: deepen each variant while the next depth is
-        /// predicted to take under two seconds, so the whole run stays well under a minute).
+        /// Depth for every variant [default: deepen each variant while the next depth is
+        /// predicted to take under two seconds, so the whole run stays well under a minute]
         #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: Option<u32>,
     },
@@ -253,13 +254,13 @@ pub struct TuneArgs {
 /// Options of `variantlab play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Variant name (see `variantlab variants`; default: the --variant-file's).
+    /// Variant name (see `variantlab variants`) [default: the --variant-file's]
     #[arg(long)]
     variant: Option<String>,
     /// Number of games (pairs of two, colours swapped).
     #[arg(long, required_unless_present = "resume", value_parser = game_count(1), allow_negative_numbers = true)]
     games: Option<u64>,
-    /// Nodes per move (the reproducible default: 1000).
+    /// Nodes per move [default: 1000]
     #[arg(long, conflicts_with = "depth", value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: Option<u64>,
     /// Depth per move instead of nodes.
@@ -272,7 +273,7 @@ pub struct PlayArgs {
     /// time loses (`time_forfeit`). Not reproducible.
     #[arg(long, conflicts_with_all = ["nodes", "depth"])]
     tc: Option<String>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads; results do not depend on it [default: all cores]
     #[arg(long)]
     threads: Option<usize>,
     /// Master seed.
@@ -289,7 +290,7 @@ pub struct PlayArgs {
     /// Engine B: `default`, a JSON file, or `engine:CMD`.
     #[arg(long)]
     black: Option<String>,
-    /// Output folder (default out/VARIANT).
+    /// Output folder [default: out/VARIANT]
     #[arg(long)]
     out: Option<PathBuf>,
     /// Also write moves.csv (one row per ply, for piece-value regression) and games.pgn.
@@ -550,7 +551,7 @@ pub struct StudyArgs {
     /// Games per variant.
     #[arg(long, default_value_t = 20, value_parser = game_count(1), allow_negative_numbers = true)]
     games: u64,
-    /// Variants to study, comma-separated (default: all; with --variant-file, its variant).
+    /// Variants to study, comma-separated [default: all; with --variant-file, its variant]
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
     #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
@@ -561,7 +562,7 @@ pub struct StudyArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores]
     #[arg(long)]
     threads: Option<usize>,
     /// Output folder.
@@ -574,7 +575,8 @@ pub struct StudyArgs {
     #[arg(long)]
     quiet: bool,
     /// Replace runs already in the output folder that were made with other settings
-    /// (without it the study refuses; a run with the same settings is resumed).
+    /// (without it the study refuses; a run with the same settings is resumed, and one with
+    /// fewer games grows to --games, keeping those played).
     #[arg(long)]
     force: bool,
 }
@@ -582,7 +584,7 @@ pub struct StudyArgs {
 /// Options of `variantlab sprt`.
 #[derive(clap::Args, Debug)]
 pub struct SprtArgs {
-    /// Variant name (default: the --variant-file's).
+    /// Variant name [default: the --variant-file's]
     #[arg(long)]
     variant: Option<String>,
     /// The reference configuration: `default`, a JSON file, or `engine:CMD` (an external
@@ -618,11 +620,11 @@ pub struct SprtArgs {
     /// time loses (`time_forfeit`). Not reproducible.
     #[arg(long, conflicts_with = "nodes")]
     tc: Option<String>,
-    /// Give up undecided after this many games [default: 20000]; with --resume, the match's
-    /// new cap (a match stopped undecided at its cap goes on to this one).
+    /// Give up undecided after this many games; with --resume, the match's new cap (a match
+    /// stopped undecided at its cap goes on to this one) [default: 20000]
     #[arg(long, value_parser = game_count(2), allow_negative_numbers = true)]
     max_games: Option<u64>,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores]
     #[arg(long)]
     threads: Option<usize>,
     /// Master seed.
@@ -636,7 +638,7 @@ pub struct SprtArgs {
     /// Replace a match in the output folder made with other settings.
     #[arg(long)]
     force: bool,
-    /// Output folder (default out/sprt).
+    /// Output folder [default: out/sprt]
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the match in this folder with its saved settings: only --max-games,
@@ -706,7 +708,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
 /// Options of `variantlab values`.
 #[derive(clap::Args, Debug)]
 pub struct ValuesArgs {
-    /// Variant name (default: the --variant-file's).
+    /// Variant name [default: the --variant-file's]
     #[arg(long)]
     variant: Option<String>,
     /// `imbalance`, `regression`, `balanced` (the regression near material balance: even
@@ -736,7 +738,7 @@ pub struct ValuesArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
-    /// Worker threads (default: all cores).
+    /// Worker threads [default: all cores]
     #[arg(long)]
     threads: Option<usize>,
     /// Master seed.

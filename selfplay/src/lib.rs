@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod charts;
 pub mod cli;
 pub mod config;
 pub mod engine_process;

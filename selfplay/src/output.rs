@@ -66,18 +66,40 @@ pub fn replace_file_with(
 ) -> anyhow::Result<()> {
     use anyhow::Context;
     use std::io::Write;
+    if path.is_dir() {
+        anyhow::bail!("{} is a folder, not a file: name a file", path.display());
+    }
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    {
+    let written = (|| {
         let file =
             std::fs::File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
         let mut w = std::io::BufWriter::new(file);
         write(&mut w).with_context(|| format!("writing {}", tmp.display()))?;
         w.flush()
             .with_context(|| format!("writing {}", tmp.display()))?;
+        drop(w);
+        std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+    })();
+    // A failed write leaves nothing behind: the old file (if any) stays as it was.
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+    written
+}
+
+/// Creates the output folder `path` (and its parents), saying so plainly when a file is in
+/// the way.
+///
+/// # Errors
+/// `path` is a file; an unwritable parent.
+pub fn create_folder(path: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    if path.is_file() {
+        anyhow::bail!("{} is a file, not a folder: name a folder", path.display());
+    }
+    std::fs::create_dir_all(path).with_context(|| format!("creating {}", path.display()))
 }
 
 /// Reads a settings file written by [`write_json`] (`run.json`, `sprt_config.json`) into
@@ -108,4 +130,35 @@ pub fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> anyh
             None => anyhow::anyhow!("{}: {e}", path.display()),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{create_folder, replace_file};
+
+    /// A folder where a file is to go, or a file where a folder is to go, is named as such;
+    /// a failed replacement leaves no `.tmp` beside it.
+    #[test]
+    fn outputs_in_the_way_are_named_and_nothing_is_left() {
+        let dir = std::env::temp_dir().join(format!("vl-output-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("report.html")).unwrap();
+        let e = format!(
+            "{:#}",
+            replace_file(&dir.join("report.html"), b"x").unwrap_err()
+        );
+        assert!(e.contains("report.html is a folder, not a file"), "{e}");
+        std::fs::write(dir.join("file"), "data").unwrap();
+        let e = format!("{:#}", create_folder(&dir.join("file")).unwrap_err());
+        assert!(e.contains("file is a file, not a folder"), "{e}");
+        assert_eq!(std::fs::read_to_string(dir.join("file")).unwrap(), "data");
+        // The content cannot be written: no .tmp is left.
+        let e = super::replace_file_with(&dir.join("out.csv"), |_| anyhow::bail!("broken"));
+        assert!(e.is_err());
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

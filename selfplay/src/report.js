@@ -263,6 +263,30 @@
       }
       report.runs.push(res);
     });
+    // Charts: no text drawn over another or outside its chart (boxes as laid out, with
+    // rotations).
+    report.charts = 0;
+    report.chart_overlaps = [];
+    document.querySelectorAll("svg.chart").forEach(function (svg) {
+      report.charts++;
+      var frame = svg.getBoundingClientRect();
+      var boxes = [];
+      svg.querySelectorAll("text").forEach(function (t) {
+        var b = t.getBoundingClientRect();
+        if (b.left < frame.left - 0.5 || b.right > frame.right + 0.5 ||
+            b.top < frame.top - 0.5 || b.bottom > frame.bottom + 0.5) {
+          report.chart_overlaps.push("outside its chart: " + t.textContent);
+        }
+        boxes.forEach(function (o) {
+          var w = Math.min(b.right, o.b.right) - Math.max(b.left, o.b.left);
+          var h = Math.min(b.bottom, o.b.bottom) - Math.max(b.top, o.b.top);
+          if (w > 0.5 && h > 0.5) {
+            report.chart_overlaps.push(o.text + " / " + t.textContent);
+          }
+        });
+        boxes.push({ b: b, text: t.textContent });
+      });
+    });
     report.move_list = $("vmoves").querySelectorAll("span.mv").length;
     report.eval_curve = !!$("veval").querySelector("polyline");
     $("selfcheck").textContent = JSON.stringify(report);

@@ -45,14 +45,25 @@ pub fn command(study: &Study, opts: &RunOptions) -> Result<()> {
             config.adjudication.max_plies = cap;
         }
         let config = config.with_openings_checksum()?;
-        // A run with the same settings is resumed (finished runs cost nothing); one made with
-        // other settings is kept unless --force.
-        let resume = tournament::resume_or_replace(&dir, &config, study.force)?;
+        // A run with the same settings is resumed (finished runs cost nothing), and one with
+        // fewer games grows to `games` keeping those played (as `play --resume --games`
+        // does); one made with other settings is kept unless --force.
+        let grows = tournament::saved_config(&dir)?.is_some_and(|saved| {
+            saved.games < games
+                && RunConfig {
+                    games,
+                    ..saved.identity()
+                } == config.identity()
+        });
+        let resume = grows || tournament::resume_or_replace(&dir, &config, study.force)?;
         eprintln!(
             "{}: {games} games at {nodes} nodes per move ...",
             kind.name()
         );
-        let summary = if resume {
+        let summary = if grows {
+            // A study plays the default engine only: no external engine to name again.
+            tournament::extend(&dir, games, opts, &[None, None])?
+        } else if resume {
             tournament::resume(&dir, opts)?
         } else {
             tournament::start(config, &dir, opts)?

@@ -76,8 +76,9 @@ impl ValueRow {
             ),
         };
         ValueRow {
-            // No ratio to a unit that is worth nothing or less (it would print as NaN or inf).
-            value: (b > 0.0).then(|| a / b),
+            // No ratio without a bounded interval: a point estimate over a unit that may be
+            // worth nothing is not a value (it would read as one, 12.5, where none is known).
+            value: interval.map(|_| a / b),
             interval,
             note,
             ..base
@@ -93,14 +94,22 @@ impl ValueRow {
         }
     }
 
-    /// `value [low, high]` or the reason there is none, never `-0`.
+    /// `value [low, high]` or the reason there is none, never `-0`; a note on a value
+    /// (a warning such as the balanced fit's not settling) follows it.
     pub fn show(&self) -> String {
         match (self.value, self.interval) {
-            (Some(v), Some((lo, hi))) => {
+            (Some(v), Some((lo, hi))) if self.note.is_empty() => {
                 format!("{} [{}, {}]", fixed(v, 2), fixed(lo, 2), fixed(hi, 2))
             }
+            (Some(v), Some((lo, hi))) => format!(
+                "{} [{}, {}]  ({})",
+                fixed(v, 2),
+                fixed(lo, 2),
+                fixed(hi, 2),
+                self.note
+            ),
             (Some(v), None) => format!("{}  ({})", fixed(v, 2), self.note),
-            (None, _) => format!("-  ({})", self.note),
+            (None, _) => self.note.clone(),
         }
     }
 }
@@ -847,8 +856,20 @@ pub struct ValuesJob {
 /// # Errors
 /// Those of the self-play, the estimates and the files written; folders of another variant.
 pub fn command(job: &ValuesJob) -> Result<()> {
+    let created = !job.out.exists();
+    crate::output::create_folder(&job.out)?;
+    let done = estimate(job);
+    // A run that failed before writing anything leaves no empty folder behind (remove_dir
+    // removes only an empty one).
+    if done.is_err() && created {
+        let _ = std::fs::remove_dir(&job.out);
+    }
+    done
+}
+
+/// [`command`] once its output folder exists.
+fn estimate(job: &ValuesJob) -> Result<()> {
     let (kind, out, threads) = (job.kind, &job.out, job.threads);
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let kinds = with_variant!(kind, G => G::start().material_kinds());
     // Checked before any game is played.
     let unit = unit_kind(&kinds, job.unit.as_deref())?;
@@ -987,6 +1008,60 @@ pub fn command(job: &ValuesJob) -> Result<()> {
 mod tests {
     use super::*;
     use variantlab_engine::zobrist::SplitMix64;
+
+    fn row() -> ValueRow {
+        ValueRow {
+            variant: "chess".into(),
+            piece: "bishop".into(),
+            method: "imbalance".into(),
+            value: None,
+            interval: None,
+            games: 40,
+            note: String::new(),
+        }
+    }
+
+    /// A ratio over a unit whose own interval reaches zero has no value, in the terminal or
+    /// the CSV: "not estimable" and the reason, not the point estimate (4.81).
+    #[test]
+    fn a_ratio_not_estimable_prints_no_number() {
+        // The unit's Elo 20 ± 15 (se): its interval reaches zero.
+        let r = ValueRow::ratio(row(), 96.2, 20.0, 100.0, 225.0, 0.0);
+        assert_eq!(r.value, None);
+        assert_eq!(r.interval, None);
+        assert!(r.show().starts_with("not estimable: "), "{}", r.show());
+        assert!(!r.show().contains("4.81"), "{}", r.show());
+        let path = std::env::temp_dir().join(format!("vl-ne-{}.csv", std::process::id()));
+        write_csv(&path, &[r]).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            text.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("chess,bishop,imbalance,,,,40,\"not estimable"),
+            "{text}"
+        );
+        // A unit clearly above zero gives the ratio and its interval.
+        let r = ValueRow::ratio(row(), 96.2, 20.0, 100.0, 4.0, 0.0);
+        assert!((r.value.unwrap() - 4.81).abs() < 1e-9);
+        assert!(r.interval.is_some() && r.note.is_empty());
+    }
+
+    /// A note on a value with an interval (the balanced fit's warning) is printed with it.
+    #[test]
+    fn a_warning_on_a_value_is_shown() {
+        let r = ValueRow {
+            value: Some(3.2),
+            interval: Some((2.9, 3.5)),
+            note: "the values still moved after 40 rounds".into(),
+            ..row()
+        };
+        assert_eq!(
+            r.show(),
+            "3.20 [2.90, 3.50]  (the values still moved after 40 rounds)"
+        );
+    }
 
     /// Positions whose White win probability saturates: `0.5 + 0.45 tanh(lead / 1.5)` at the
     /// true values (1, 3, 5, 9), so even a Queen up loses one game in twenty, as in engines'

@@ -34,9 +34,10 @@ pub fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Pixel size of a cell, so that boards of any size fit in about 600 px.
+/// Pixel size of a cell, so that boards of any size fit the page's width (about 1000 px):
+/// Gateway's five levels side by side get cells large enough to read their letters.
 fn cell_px(d: &Diagram) -> f32 {
-    (600.0 / d.size().0).clamp(18.0, 44.0).floor()
+    (1000.0 / d.size().0).clamp(18.0, 44.0).floor()
 }
 
 /// The SVG of a diagram: cells (holes crossed), labels, and one occupant group per cell

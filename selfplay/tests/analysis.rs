@@ -13,7 +13,7 @@ fn variantlab(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-an-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-an-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

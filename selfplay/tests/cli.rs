@@ -140,7 +140,7 @@ fn search_prints_a_reproducible_best_move() {
 
 #[test]
 fn search_takes_an_engine_configuration() {
-    let dir = std::env::temp_dir().join(format!("vl-search-config-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("vl-search-config");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("no-null.json");
     std::fs::write(&file, r#"{"disable": ["null_move"]}"#).unwrap();
@@ -255,13 +255,13 @@ fn a_closed_pipe_ends_quietly() {
 /// Meaningless settings are refused before any work, with a message naming the setting.
 #[test]
 fn meaningless_settings_are_refused() {
-    let dir = std::env::temp_dir().join(format!("variantlab-cli-{}-bad", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-bad");
     let out = dir.to_str().unwrap();
     let zero_nodes =
-        std::env::temp_dir().join(format!("variantlab-cli-{}-zero.json", std::process::id()));
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-zero.json");
     std::fs::write(&zero_nodes, r#"{"name": "zero", "nodes": 0}"#).unwrap();
     let huge_hash =
-        std::env::temp_dir().join(format!("variantlab-cli-{}-hash.json", std::process::id()));
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-hash.json");
     std::fs::write(&huge_hash, r#"{"name": "huge", "hash_mib": 100000000}"#).unwrap();
     let play = |extra: &[&str]| {
         let mut a = vec![
@@ -349,6 +349,91 @@ fn piece_names_are_case_insensitive() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// Outputs in the way or failed runs leave nothing behind: `report --out` an existing folder
+/// says so and leaves no `.tmp`; `stats --out` an existing file says "is a file"; a `values`
+/// run refused before any game leaves no empty output folder.
+#[test]
+fn failed_outputs_leave_nothing_behind() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cli-outputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("existing")).unwrap();
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/samples/chess");
+    let existing = dir.join("existing");
+    let o = variantlab(&["report", sample, "--out", existing.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a folder, not a file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("existing.tmp").exists());
+    let file = dir.join("file");
+    std::fs::write(&file, "kept").unwrap();
+    let o = variantlab(&["stats", sample, "--out", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    let new = dir.join("values");
+    let o = variantlab(&[
+        "values",
+        "--variant",
+        "chess",
+        "--unit",
+        "dragon",
+        "--out",
+        new.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--unit dragon"), "{}", stderr(&o));
+    assert!(!new.exists(), "a failed values run left {}", new.display());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every command's help writes its defaults one way, `[default: ...]`, and `values` names
+/// each of its methods.
+#[test]
+fn help_writes_defaults_one_way() {
+    for command in [
+        "variants",
+        "perft",
+        "search",
+        "play",
+        "merge",
+        "stats",
+        "tune",
+        "report",
+        "values",
+        "sprt",
+        "study",
+        "bench",
+        "uci",
+        "perft-all",
+    ] {
+        let o = variantlab(&[command, "--help"]);
+        assert!(o.status.success(), "{command}: {}", stderr(&o));
+        let help = String::from_utf8_lossy(&o.stdout);
+        for other in ["(default", "(the default", "reproducible default"] {
+            assert!(
+                !help.contains(other),
+                "{command} --help writes {other:?}:\n{help}"
+            );
+        }
+    }
+    let o = variantlab(&["--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("values"))
+        .unwrap();
+    for method in ["imbalance", "regression", "balance", "evaluation"] {
+        assert!(line.contains(method), "{line}");
+    }
+}
+
 /// `variantlab uci` fed `input`: its standard output.
 fn uci_session(input: &[u8]) -> String {
     use std::io::Write;
@@ -375,7 +460,7 @@ fn uci_answers_bad_lines_and_refuses_external_engines() {
     );
     assert!(out.contains("readyok"), "the conversation goes on: {out}");
 
-    let dir = std::env::temp_dir().join(format!("variantlab-uci-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-uci");
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join("ext.json");
     std::fs::write(&json, r#"{"name": "ext", "engine": "/bin/true"}"#).unwrap();

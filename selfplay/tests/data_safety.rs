@@ -17,7 +17,8 @@ fn stderr(o: &Output) -> String {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-safety-{}-{name}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-safety-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }

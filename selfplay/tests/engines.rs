@@ -2,6 +2,8 @@
 //! engine that answers an illegal move, crashes or hangs loses that game (and only that
 //! game) with the right termination; a missing program is an error before any game.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -13,7 +15,8 @@ fn variantlab(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-engines-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("variantlab-engines-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -84,7 +87,7 @@ fn games(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
 /// in game 0, Black in game 1), and checks that it lost both with `termination`.
 fn engine_forfeits_both_games(name: &str, on_go: &str, termination: &str) {
     if !has_python() {
-        eprintln!("note: python3 not found; skipping the {name} engine test");
+        common::skipped(&format!("the {name} engine test"), "python3 not found");
         return;
     }
     let dir = tmp(name);
@@ -388,7 +391,10 @@ fn a_clock_game_between_builtin_players_finishes() {
 #[test]
 fn an_sprt_match_against_a_faulty_engine_counts_its_forfeits() {
     if !has_python() {
-        eprintln!("note: python3 not found; skipping");
+        common::skipped(
+            "an_sprt_match_against_a_faulty_engine_counts_its_forfeits",
+            "python3 not found",
+        );
         return;
     }
     let dir = tmp("sprt");
@@ -445,7 +451,10 @@ fn stockfish() -> Option<PathBuf> {
 #[test]
 fn stockfish_plays_legal_games() {
     let Some(sf) = stockfish() else {
-        eprintln!("note: stockfish not found on PATH or in /usr/games; skipping");
+        common::skipped(
+            "stockfish_plays_legal_games",
+            "stockfish not found on PATH or in /usr/games (apt-get install stockfish)",
+        );
         return;
     };
     let dir = tmp("stockfish");

@@ -13,7 +13,8 @@ fn variantlab(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-test-{}-{name}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-test-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -218,7 +219,7 @@ fn bad_input_is_reported_clearly() {
         d
     ])
     .contains("not a number of plies"));
-    let book = std::env::temp_dir().join(format!("variantlab-book-{}.txt", std::process::id()));
+    let book = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-book.txt");
     std::fs::write(
         &book,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a position\n",
@@ -236,7 +237,7 @@ fn bad_input_is_reported_clearly() {
         d,
     ]);
     assert!(e.contains(", line 2"), "{e}");
-    let cfg = std::env::temp_dir().join(format!("variantlab-cfg-{}.json", std::process::id()));
+    let cfg = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-cfg.json");
     std::fs::write(&cfg, r#"{"name": "x", "values": {"dragon": 5}}"#).unwrap();
     let e = err(&[
         "play",
@@ -292,7 +293,8 @@ fn bad_input_is_reported_clearly() {
 }
 
 /// The default job covers every variant, resumes a run made with the same settings instead of
-/// replaying it, and refuses to replace one made with other settings unless `--force`.
+/// replaying it, grows with `--games` keeping what was played, and refuses to replace a run
+/// made with other settings (or more games) unless `--force`.
 #[test]
 fn study_covers_every_variant_and_keeps_earlier_runs() {
     let dir = tmp("study");
@@ -332,19 +334,33 @@ fn study_covers_every_variant_and_keeps_earlier_runs() {
     let o = study("2", false);
     assert!(o.status.success());
     assert_eq!(read("gateway"), before);
+    // Grown, not replaced: the games played stay as they were, the summary is refreshed.
     let o = study("4", false);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(read("gateway").starts_with(&before));
+    assert_eq!(
+        rows_without_timing(&dir.join("chess").join("games.csv")).len(),
+        5
+    );
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    assert!(
+        summary.lines().any(|l| l.starts_with("chess,4,")),
+        "{summary}"
+    );
+    // Fewer games than played: refused, the games kept, unless --force replaces them.
+    let o = study("2", false);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--force") && err.contains("chess"), "{err}");
     assert_eq!(
         rows_without_timing(&dir.join("chess").join("games.csv")).len(),
-        3
+        5
     );
-    let o = study("4", true);
+    let o = study("2", true);
     assert!(o.status.success());
     assert_eq!(
         rows_without_timing(&dir.join("chess").join("games.csv")).len(),
-        5
+        3
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

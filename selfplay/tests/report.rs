@@ -1,6 +1,8 @@
 //! The HTML report's boards and game viewer, on the recorded sample runs of every variant
 //! (`data/samples/`), and the page in a real browser (headless Chromium).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use variantlab_engine::{with_variant, VariantKind};
 use variantlab_selfplay::viewer::{decode_states, diagram_svg, page_data};
@@ -12,7 +14,7 @@ fn samples(variant: &str) -> PathBuf {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-rp-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-rp-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -60,6 +62,21 @@ fn start_boards_have_their_cells_and_pieces() {
             cells + side,
             "{name}"
         );
+    }
+    // Every board's cells are large enough to read a letter in, Gateway's five levels too.
+    for kind in VariantKind::ALL {
+        let svg = diagram_svg(&with_variant!(kind, G => G::start().diagram()));
+        let cell = svg.split("<rect class=\"cell").nth(1).unwrap();
+        let width: f64 = cell
+            .split("width=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(width >= 36.0, "{}: cells of {width} px", kind.name());
     }
     // Extreme 2D draws a stack's discs: White's a1 is a Pawn disc carrying red.
     let d = with_variant!(VariantKind::Extreme2d, G => G::start().diagram());
@@ -216,9 +233,9 @@ fn truncated_moves_are_refused_with_the_line() {
     assert!(e.contains("moves.csv") && e.contains("line 41"), "{e}");
 }
 
-/// Headless Chromium, or `None` (with a note) where it is not installed; under CI its
-/// absence is an error (`.ci/run` installs it).
-fn chromium() -> Option<PathBuf> {
+/// Headless Chromium, or `None` (the skip of `test` recorded) where it is not installed;
+/// under CI its absence is an error (`.ci/run` installs it).
+fn chromium(test: &str) -> Option<PathBuf> {
     let found = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
         .find_map(|name| {
@@ -233,7 +250,7 @@ fn chromium() -> Option<PathBuf> {
             std::env::var_os("CI").is_none(),
             "chromium is not installed but CI is set: .ci/run installs it (apt-get install chromium)"
         );
-        eprintln!("note: chromium not installed; the browser test of the report is skipped");
+        common::skipped(test, "chromium is not installed (apt-get install chromium)");
     }
     found
 }
@@ -268,15 +285,10 @@ fn dump_dom(browser: &Path, page: &Path, hash: &str) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// In a real browser: every variant's board and the viewer appear, stepping a game by key
-/// and by button changes the board, the last ply draws the embedded final position, and no
-/// script error is raised (the page's `#selfcheck` mode writes what it saw into the DOM).
-#[test]
-fn page_works_in_chromium() {
-    let Some(browser) = chromium() else { return };
-    let dirs: Vec<PathBuf> = VariantKind::ALL.iter().map(|k| samples(k.name())).collect();
-    let (page, _) = report(&dirs, "browser");
-    let dom = dump_dom(&browser, &page, "#selfcheck");
+/// The page in the browser at `#selfcheck`: the DOM as its script left it, and what the
+/// script saw (its `#selfcheck` element).
+fn self_check(browser: &Path, page: &Path) -> (String, serde_json::Value) {
+    let dom = dump_dom(browser, page, "#selfcheck");
     let start = dom
         .find("<pre id=\"selfcheck\">")
         .expect("self-check element")
@@ -287,7 +299,22 @@ fn page_works_in_chromium() {
         !text.is_empty(),
         "the page script did not finish its self-check"
     );
-    let check: serde_json::Value = serde_json::from_str(&text).expect(&text);
+    let check = serde_json::from_str(&text).expect(&text);
+    (dom, check)
+}
+
+/// In a real browser: every variant's board and the viewer appear, stepping a game by key
+/// and by button changes the board, the last ply draws the embedded final position, and no
+/// script error is raised (the page's `#selfcheck` mode writes what it saw into the DOM).
+#[test]
+fn page_works_in_chromium() {
+    let Some(browser) = chromium("page_works_in_chromium") else {
+        return;
+    };
+    let dirs: Vec<PathBuf> = VariantKind::ALL.iter().map(|k| samples(k.name())).collect();
+    let (page, _) = report(&dirs, "browser");
+    let (_, check) = self_check(&browser, &page);
+    let text = check.to_string();
     assert_eq!(check["errors"], serde_json::json!([]), "{text}");
     let runs = check["runs"].as_array().unwrap();
     assert_eq!(runs.len(), VariantKind::ALL.len());
@@ -304,4 +331,91 @@ fn page_works_in_chromium() {
     }
     assert!(check["move_list"].as_u64().unwrap() > 0);
     assert_eq!(check["eval_curve"], true);
+    // No chart draws a text over another, the histograms included.
+    assert_eq!(check["charts"], 2 + runs.len(), "{text}");
+    assert_eq!(check["chart_overlaps"], serde_json::json!([]), "{text}");
+}
+
+/// Estimated piece values as `values` writes them (the unit, kinds left out, values not
+/// estimable, one with a warning) and as an older version wrote them (a point value beside
+/// "not estimable"), in the browser: no NaN anywhere, no label over another, the unit a
+/// plain marker, "left out" and "not estimable" as words, the axis covering every value
+/// drawn; notes listed; results before settings; two runs of one variant told apart.
+#[test]
+fn piece_value_charts_have_no_nan_or_overlap_in_chromium() {
+    let Some(browser) = chromium("piece_value_charts_have_no_nan_or_overlap_in_chromium") else {
+        return;
+    };
+    let root = tmp("values");
+    let mut dirs = Vec::new();
+    for name in ["a", "b"] {
+        let dir = root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in ["run.json", "games.csv", "moves.csv"] {
+            std::fs::copy(samples("chess").join(f), dir.join(f)).unwrap();
+        }
+        dirs.push(dir);
+    }
+    let not_estimable = "not estimable: the unit's own interval reaches zero; play more games, or choose another --unit";
+    let left_out = "left out: this variant's start position cannot lose a piece of this kind (a royal piece, or one the variant cannot remove)";
+    let moved = "the values still moved after 40 rounds";
+    std::fs::write(
+        root.join("piece_values.csv"),
+        format!(
+            "variant,piece,method,value,low,high,games,note
+chess,pawn,imbalance,1.000,,,400,the unit: 1 by definition
+chess,knight,imbalance,3.100,2.500,3.800,400,
+chess,bishop,imbalance,4.810,,,400,\"{not_estimable}\"
+chess,rook,imbalance,,,,400,\"{not_estimable}\"
+chess,queen,imbalance,9.200,7.100,12.520,400,
+chess,king,imbalance,,,,0,\"{left_out}\"
+chess,pawn,balanced,1.000,,,400,the unit: 1 by definition
+chess,knight,balanced,3.200,2.900,3.500,400,{moved}
+chess,rook,balanced,-0.400,-1.300,0.600,400,{moved}
+chess,king,balanced,,,,400,left out: never differs between the sides at a sampled position
+"
+        ),
+    )
+    .unwrap();
+    let (page, html) = report(&dirs, "values-page");
+    let (dom, check) = self_check(&browser, &page);
+    let text = check.to_string();
+    assert_eq!(check["errors"], serde_json::json!([]), "{text}");
+    assert!(!dom.contains("NaN"), "NaN in the page");
+    assert_eq!(check["chart_overlaps"], serde_json::json!([]), "{text}");
+    // Two interval charts a method, score and draw charts, two histograms.
+    assert_eq!(check["charts"], 2 + 2 + 2, "{text}");
+    // The imbalance chart: the unit a square, one whisker each for knight and queen, and
+    // the rest in words; the axis reaches the queen's high end (12.52): ticks to 15.
+    let start = html.find("<h3>chess — imbalance</h3>").unwrap();
+    let svg = &html[start..start + html[start..].find("</svg>").unwrap()];
+    assert_eq!(svg.matches("<rect").count(), 1, "{svg}");
+    assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
+    assert_eq!(svg.matches(">not estimable</text>").count(), 2, "{svg}");
+    assert_eq!(svg.matches(">left out</text>").count(), 1, "{svg}");
+    assert!(
+        !svg.contains(">4.81"),
+        "a value not estimable drawn as one: {svg}"
+    );
+    assert!(
+        svg.contains(">15</text>") && svg.contains(">9.20</text>"),
+        "{svg}"
+    );
+    // The balanced chart reaches below zero, and its warning is on the page.
+    let start = html.find("<h3>chess — balanced</h3>").unwrap();
+    let svg = &html[start..start + html[start..].find("</svg>").unwrap()];
+    assert!(svg.contains(">-2</text>"), "{svg}");
+    assert!(
+        html.contains(&format!("<li>knight, rook: {moved}</li>")),
+        "the warning"
+    );
+    // Results first, then the viewer, the settings and the boards.
+    let at = |h: &str| html.find(h).unwrap_or_else(|| panic!("{h}"));
+    assert!(at("<h2>Balance</h2>") < at("<h2>Estimated piece values</h2>"));
+    assert!(at("<h2>Estimated piece values</h2>") < at("<h2 id=\"viewer-title\">"));
+    assert!(at("<h2 id=\"viewer-title\">") < at("<h2>Runs and settings</h2>"));
+    assert!(at("<h2>Runs and settings</h2>") < at("<h2>Boards</h2>"));
+    assert!(html.contains("chess (default v default, a)"));
+    assert!(html.contains("chess (default v default, b)"));
+    let _ = std::fs::remove_dir_all(&root);
 }

@@ -5,6 +5,8 @@
 //! games.pgn apart from the `Date` tag (each run's start day); run.json apart from `started`,
 //! `finished` and `threads` (when and how the games were played, not which games).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -20,7 +22,8 @@ const PLAY: [&str; 8] = [
 ];
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-scale-{}-{name}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-scale-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -126,9 +129,9 @@ fn the_gnu_parallel_recipe_merges_into_the_single_run() {
             std::env::var_os("CI").is_none(),
             "GNU parallel is not installed, and CI must run this test (.ci/run installs it)"
         );
-        eprintln!(
-            "SKIPPED the_gnu_parallel_recipe_merges_into_the_single_run: GNU parallel is not \
-             installed (apt-get install parallel); CI installs it and runs this test"
+        common::skipped(
+            "the_gnu_parallel_recipe_merges_into_the_single_run",
+            "GNU parallel is not installed (apt-get install parallel); CI installs it and runs this test",
         );
         return;
     }

@@ -11,13 +11,14 @@ fn variantlab(args: &[&str]) -> Output {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("variantlab-sprt-{}-{name}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-sprt-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
 
 fn crippled() -> PathBuf {
-    let p = std::env::temp_dir().join(format!("variantlab-crippled-{}.json", std::process::id()));
+    let p = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-crippled.json");
     // Material-only evaluation at a tenth of the nodes.
     std::fs::write(
         &p,

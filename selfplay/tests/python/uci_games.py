@@ -123,7 +123,11 @@ for name in ["stockfish", "fairy-stockfish"]:
     # Debian installs both into /usr/games, which a non-login PATH may lack.
     path = shutil.which(name, path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
     if path is None:
-        print(f"skip {name}: not installed")
+        print(f"SKIPPED the game against {name}: not installed")
+        # `make test` lists the skips after the suite (VARIANTLAB_SKIPPED: the list's file).
+        if os.environ.get("VARIANTLAB_SKIPPED"):
+            with open(os.environ["VARIANTLAB_SKIPPED"], "a") as f:
+                f.write(f"uci-check, the game against {name}: not installed (apt-get install {name})\n")
         continue
     with variantlab() as ours, chess.engine.SimpleEngine.popen_uci([path], timeout=20) as theirs:
         if "Use NNUE" in theirs.options:
