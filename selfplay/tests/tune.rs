@@ -220,8 +220,10 @@ fn bad_input_is_refused_clearly() {
     std::fs::write(chess.join("moves.csv"), cut.join("\n") + "\n").unwrap();
     let o = tune(&[&chess]);
     assert!(!o.status.success());
+    // Refused before any fit, naming the file, the game and the line.
     assert!(
-        stderr(&o).contains("missing or repeated plies"),
+        stderr(&o).contains("moves.csv: game 0 has 119 move rows")
+            && stderr(&o).contains("games.csv, line 2"),
         "{}",
         stderr(&o)
     );

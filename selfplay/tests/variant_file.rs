@@ -146,11 +146,14 @@ fn a_file_variant_plays_resumes_and_merges_by_definition() {
         s2.to_str().unwrap(),
         other.to_str().unwrap(),
     ]);
+    // Refused as soon as the second definition is read, naming both folders' run.json.
     assert!(!o.status.success());
+    let e = stderr(&o);
     assert!(
-        stderr(&o).contains("different configuration"),
-        "{}",
-        stderr(&o)
+        e.contains("a different variant file")
+            && e.contains("other/run.json")
+            && e.contains("s2/run.json"),
+        "{e}"
     );
 
     // Resuming a run of one definition while another file is loaded is refused.

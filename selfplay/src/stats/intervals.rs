@@ -200,17 +200,6 @@ pub fn fieller_interval(a: f64, b: f64, va: f64, vb: f64, cab: f64, z: f64) -> R
 mod tests {
     use super::*;
 
-    fn close(a: f64, b: f64, tol: f64) -> bool {
-        (a - b).abs() <= tol
-    }
-
-    macro_rules! assert_close {
-        ($a:expr, $b:expr, $tol:expr) => {{
-            let (a, b): (f64, f64) = ($a, $b);
-            assert!(close(a, b, $tol), "{a} vs {b} (tol {})", $tol);
-        }};
-    }
-
     #[test]
     fn wilson_intervals() {
         // p = 0.5, z² = 3.8416, 1 + z²/n = 1.38416, centre 0.5,

@@ -102,17 +102,6 @@ pub fn histogram(lengths: &[u32], bin_width: u32) -> Vec<HistogramBin> {
 mod tests {
     use super::*;
 
-    fn close(a: f64, b: f64, tol: f64) -> bool {
-        (a - b).abs() <= tol
-    }
-
-    macro_rules! assert_close {
-        ($a:expr, $b:expr, $tol:expr) => {{
-            let (a, b): (f64, f64) = ($a, $b);
-            assert!(close(a, b, $tol), "{a} vs {b} (tol {})", $tol);
-        }};
-    }
-
     #[test]
     fn length_summary_quartiles() {
         // h = 3p: q1 at h = 0.75 → 1.75, median at 1.5 → 2.5, q3 at 2.25 → 3.25.

@@ -36,6 +36,23 @@
 //!   hypothesis represented by its maximum-likelihood distribution), see
 //!   [`gsprt_llr`].
 
+/// `assert_close!(a, b, tol)`: `|a - b| <= tol`, naming both; for every test module here.
+#[cfg(test)]
+macro_rules! assert_close {
+    ($a:expr, $b:expr, $tol:expr) => {{
+        let (a, b): (f64, f64) = ($a, $b);
+        assert!((a - b).abs() <= $tol, "{a} vs {b} (tol {})", $tol);
+    }};
+}
+
+/// [LL, LD, LW|DD, WD, WW] = [1, 3, 6, 6, 4], N = 20 pairs, the tests' sample. By hand:
+/// sum of scores = 0·1 + 0.25·3 + 0.5·6 + 0.75·6 + 1·4 = 12.25,
+/// mu = 12.25 / 20 = 0.6125;
+/// E[a²] = (0.0625·3 + 0.25·6 + 0.5625·6 + 1·4) / 20 = 9.0625 / 20
+///       = 0.453125, var = 0.453125 - 0.6125² = 0.07796875.
+#[cfg(test)]
+const PENTA: [u64; 5] = [1, 3, 6, 6, 4];
+
 mod gsprt;
 mod intervals;
 mod length;
@@ -386,24 +403,6 @@ pub const NELO_DIVIDED_BY_NT: f64 = 800.0 / std::f64::consts::LN_10;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: f64, b: f64, tol: f64) -> bool {
-        (a - b).abs() <= tol
-    }
-
-    macro_rules! assert_close {
-        ($a:expr, $b:expr, $tol:expr) => {{
-            let (a, b): (f64, f64) = ($a, $b);
-            assert!(close(a, b, $tol), "{a} vs {b} (tol {})", $tol);
-        }};
-    }
-
-    /// [LL, LD, LW|DD, WD, WW] = [1, 3, 6, 6, 4], N = 20 pairs. By hand:
-    /// sum of scores = 0·1 + 0.25·3 + 0.5·6 + 0.75·6 + 1·4 = 12.25,
-    /// mu = 12.25 / 20 = 0.6125;
-    /// E[a²] = (0.0625·3 + 0.25·6 + 0.5625·6 + 1·4) / 20 = 9.0625 / 20
-    ///       = 0.453125, var = 0.453125 - 0.6125² = 0.07796875.
-    const PENTA: [u64; 5] = [1, 3, 6, 6, 4];
 
     #[test]
     fn elo_score_conversions() {
