@@ -745,14 +745,17 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
         let sq = topology.parse_square(cell)?;
         let c = topology.coord(sq);
         let board = start.split_whitespace().next()?;
-        let row = board.split('/').nth((ranks as i8 - 1 - c.rank) as usize)?;
-        let mut file = 0i8;
+        let row = board
+            .split('/')
+            .nth((i16::from(ranks) - 1 - c.rank) as usize)?;
+        let mut file: i16 = 0;
         let mut chars = row.chars().peekable();
         while let Some(ch) = chars.next() {
             if ch.is_ascii_digit() {
-                let mut n = ch.to_digit(10)? as i8;
+                // check_setup has bounded every run by the board's width.
+                let mut n = ch.to_digit(10)? as i16;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    n = n * 10 + d as i8;
+                    n = n * 10 + d as i16;
                     chars.next();
                 }
                 file += n;
@@ -807,7 +810,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             }
             Some(DoubleStep {
                 letter: l,
-                ranks: [r as i8 - 1, ranks as i8 - r as i8],
+                ranks: [r as i16 - 1, i16::from(ranks) - r as i16],
                 en_passant: rd.and_then(|r| r.en_passant).unwrap_or(true),
             })
         }
@@ -889,7 +892,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
                 let m = |s: &str| {
                     let q = topology.parse_square(s).expect("checked");
                     let mut c = topology.coord(q);
-                    c.rank = ranks as i8 - 1 - c.rank;
+                    c.rank = i16::from(ranks) - 1 - c.rank;
                     topology.square_at(c).filter(|&x| topology.exists(x))
                 };
                 let mut black = Vec::new();
@@ -1128,7 +1131,7 @@ fn mirror_fn(topo: &Topology) -> impl Fn(crate::Square) -> crate::Square + '_ {
         let c = topo.coord(m);
         let (files, _, _) = topo.dims();
         topo.square_at(Coord {
-            file: files as i8 - 1 - c.file,
+            file: i16::from(files) - 1 - c.file,
             ..c
         })
         .unwrap_or(m)
@@ -1150,10 +1153,10 @@ fn zone(
             if r < 1 || r > ranks as u32 {
                 return Err(ctx.err(line, field, format!("rank {r} is not on the board")));
             }
-            for file in 0..files as i8 {
+            for file in 0..i16::from(files) {
                 if let Some(sq) = topo.square_at(Coord {
                     file,
-                    rank: r as i8 - 1,
+                    rank: r as i16 - 1,
                     level: 0,
                 }) {
                     if topo.exists(sq) {
@@ -1199,13 +1202,13 @@ fn check_setup(
     let royal = pieces.iter().find(|p| p.royal).map(|p| p.letter);
     let mut royals = [0; 2];
     for (ri, row) in rows.iter().enumerate() {
-        let rank = ranks as i8 - 1 - ri as i8;
+        let rank = i16::from(ranks) - 1 - ri as i16;
         let mut file: i32 = 0;
         let mut chars = row.chars().peekable();
         while let Some(ch) = chars.next() {
             let cell = |file: i32| {
                 topo.square_at(Coord {
-                    file: file as i8,
+                    file: i16::try_from(file).ok()?,
                     rank,
                     level: 0,
                 })
@@ -1213,8 +1216,20 @@ fn check_setup(
             if ch.is_ascii_digit() {
                 let mut n = ch.to_digit(10).unwrap_or(0) as i32;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    n = n * 10 + d as i32;
+                    // Saturating: a run of any length is only too long, never an overflow.
+                    n = n.saturating_mul(10).saturating_add(d as i32);
                     chars.next();
+                }
+                let covered = file.saturating_add(n);
+                if covered > i32::from(files) {
+                    let covered = match covered {
+                        i32::MAX => format!("more than {files}"),
+                        c => c.to_string(),
+                    };
+                    return Err(err(format!(
+                        "rank {} covers {covered} files, the board has {files}",
+                        rank + 1
+                    )));
                 }
                 for k in 0..n {
                     if cell(file + k).is_some_and(|s| !topo.exists(s)) {
