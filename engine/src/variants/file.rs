@@ -142,30 +142,14 @@ impl std::error::Error for VariantFileError {}
 /// # Errors
 /// The file cannot be read, is not a valid definition, or another definition is loaded.
 pub fn load(path: &Path) -> Result<&'static LoadedVariant, VariantFileError> {
-    use std::io::Read;
     let origin = path.display().to_string();
-    let err = |message: String| VariantFileError {
-        file: origin.clone(),
-        line: None,
-        field: String::new(),
-        message,
-    };
-    // A device or a FIFO would be read forever or wait for a writer: regular files only.
-    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    if !meta.is_file() {
-        return Err(err("not a regular file".into()));
-    }
-    let too_big = || err(format!("larger than {} KiB", MAX_FILE_BYTES >> 10));
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_big());
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| err(format!("cannot read: {e}")))?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big());
-    }
+    let text =
+        crate::textfile::read_text_file(path, MAX_FILE_BYTES).map_err(|e| VariantFileError {
+            file: origin.clone(),
+            line: None,
+            field: String::new(),
+            message: e.to_string(),
+        })?;
     load_text(&origin, &text)
 }
 
