@@ -191,7 +191,7 @@ pub(super) fn castling(
             ));
         }
         let rook_letter = match &c.piece {
-            Some(p) => letter(&ctx, cl, &format!("{f}.piece"), p)?,
+            Some(p) => letter(ctx, cl, &format!("{f}.piece"), p)?,
             None => match piece_on(topology, start, &c.rook[0]) {
                 Some(ch) if ch.is_ascii_uppercase() => ch,
                 _ => {
