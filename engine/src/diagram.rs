@@ -153,9 +153,9 @@ impl Diagram {
                 }
                 for file in 0..files {
                     let Some(sq) = topo.square_at(Coord {
-                        file: file as i8,
-                        rank: rank as i8,
-                        level: level as i8,
+                        file: file as i16,
+                        rank: rank as i16,
+                        level: level as i16,
                     }) else {
                         continue;
                     };

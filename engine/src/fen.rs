@@ -65,12 +65,12 @@ impl<V: Variant> Position<V> {
         }
         let mut offset = bstart;
         for (ri, row) in rows.iter().enumerate() {
-            let rank = ranks as i8 - 1 - ri as i8;
-            let mut file: i8 = 0;
+            let rank = i16::from(ranks) - 1 - ri as i16;
+            let mut file: i16 = 0;
             let mut chars = row.char_indices().peekable();
             while let Some((ci, ch)) = chars.next() {
                 let here = col(offset + ci);
-                let cell = |file: i8| -> Option<Square> {
+                let cell = |file: i16| -> Option<Square> {
                     topo.square_at(crate::geometry::Coord {
                         file,
                         rank,
@@ -176,7 +176,7 @@ impl<V: Variant> Position<V> {
                     ));
                 }
             }
-            if file != files as i8 {
+            if file != i16::from(files) {
                 return Err(PositionError::syntax(
                     "board",
                     col(offset + row.len()),
@@ -346,7 +346,7 @@ impl<V: Variant> Position<V> {
                 let back = if c == Color::White {
                     0
                 } else {
-                    topo.dims().1 as i8 - 1
+                    i16::from(topo.dims().1) - 1
                 };
                 if let Some(sq) = self
                     .pieces(c, *pawn)
@@ -420,9 +420,9 @@ impl<V: Variant> Position<V> {
         let topo = &rules.spec.topology;
         let (files, ranks, _) = topo.dims();
         let mut s = String::new();
-        for rank in (0..ranks as i8).rev() {
+        for rank in (0..i16::from(ranks)).rev() {
             let mut empty = 0;
-            for file in 0..files as i8 {
+            for file in 0..i16::from(files) {
                 let sq = topo
                     .square_at(crate::geometry::Coord {
                         file,

@@ -10,9 +10,9 @@ use crate::{Color, Outcome, Termination};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoyalCells {
     /// (file, rank, level) of White's and Black's royal piece, 0-based.
-    pub cells: [(i8, i8, i8); 2],
-    /// Files, ranks and levels of the board's bounding box.
-    pub dims: (i8, i8, i8),
+    pub cells: [(i16, i16, i16); 2],
+    /// Files, ranks and levels of the board's bounding box (128 ranks do not fit an `i8`).
+    pub dims: (i16, i16, i16),
 }
 
 /// A position of some variant, as the generic tools see it. Implemented by the chess-family

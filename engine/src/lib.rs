@@ -28,6 +28,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod see;
+pub mod textfile;
 mod types;
 pub mod variants;
 pub mod zobrist;

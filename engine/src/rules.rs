@@ -27,7 +27,7 @@ pub struct DoubleStep {
     /// The piece that may double-step.
     pub letter: char,
     /// 0-based rank from which each side may double-step, White first.
-    pub ranks: [i8; 2],
+    pub ranks: [i16; 2],
     /// Whether an enemy pawn may capture the double-stepper en passant (chess: yes).
     pub en_passant: bool,
 }
@@ -325,7 +325,7 @@ impl<B: Bitboard> PawnStructure<B> {
         let mut space = [B::EMPTY; 2];
         let mut colour = [B::EMPTY; 2];
         let mut parities = vec![0u8; n];
-        let (files, quarter) = (topo.dims().0 as i8, topo.dims().0 as i8 / 4);
+        let (files, quarter) = (i16::from(topo.dims().0), i16::from(topo.dims().0) / 4);
         let mut steps = vec![0u8; n * n];
         for a in topo.cells() {
             for b in topo.cells() {
@@ -338,7 +338,7 @@ impl<B: Bitboard> PawnStructure<B> {
             let c = topo.coord(sq);
             let i = sq.index();
             for side in Color::ALL {
-                let ahead = |r: i8| match side {
+                let ahead = |r: i16| match side {
                     Color::White => r > c.rank,
                     Color::Black => r < c.rank,
                 };
@@ -349,14 +349,14 @@ impl<B: Bitboard> PawnStructure<B> {
                     Color::White => 1,
                     Color::Black => -1,
                 };
-                let rank_ahead = |steps: i8| c.rank + forward * steps;
+                let rank_ahead = |steps: i16| c.rank + forward * steps;
                 shelter[side.index()][i] = [1, 2].map(|steps| {
                     mask(&|t| (t.file - c.file).abs() <= 1 && t.rank == rank_ahead(steps))
                 });
                 stop[side.index()][i] = mask(&|t| t.file == c.file && t.rank == rank_ahead(1));
                 relative_rank[side.index()][i] = match side {
                     Color::White => c.rank as u8,
-                    Color::Black => (ranks as i8 - 1 - c.rank) as u8,
+                    Color::Black => (i16::from(ranks) - 1 - c.rank) as u8,
                 };
             }
             neighbour_files[i] = mask(&|t| (t.file - c.file).abs() == 1);
@@ -519,7 +519,7 @@ impl<B: Bitboard> Rules<B> {
                     let c = topo.coord(m);
                     let (files, _, _) = topo.dims();
                     topo.square_at(crate::geometry::Coord {
-                        file: files as i8 - 1 - c.file,
+                        file: i16::from(files) - 1 - c.file,
                         ..c
                     })
                     .unwrap_or(m)

@@ -225,6 +225,14 @@ fn errors_name_the_file_the_line_and_the_field() {
         e.contains("setup: rank 6 covers 9 files, the board has 8"),
         "{e}"
     );
+    // A run of empty cells too long for any integer: an error, not an overflow.
+    let e = error_of(&format!(
+        "{BASE}setup = \"rnbqkbnr/pppppppp/99999999999999999999/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"\n"
+    ));
+    assert!(
+        e.contains("setup: rank 6 covers more than 8 files, the board has 8"),
+        "{e}"
+    );
 
     // No royal piece.
     let e = error_of(&format!(

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use variantlab_engine::eval::EvalWeights;
 use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, SearchParams};
+use variantlab_engine::textfile::read_text_file;
 use variantlab_engine::Game;
 
 /// One player's settings. Every field is optional in the file; missing ones take the run's
@@ -69,6 +70,10 @@ pub struct EngineConfig {
     pub options: BTreeMap<String, String>,
 }
 
+/// The largest engine configuration or evaluation weights file read (they are a few KiB to
+/// a few dozen; a device or a huge file named by mistake is refused, not read).
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
 impl EngineConfig {
     /// The built-in configuration.
     pub fn default_named() -> EngineConfig {
@@ -96,7 +101,7 @@ impl EngineConfig {
                 ..EngineConfig::default()
             });
         }
-        let text = std::fs::read_to_string(spec)
+        let text = read_text_file(std::path::Path::new(spec), MAX_SETTINGS_BYTES)
             .with_context(|| format!("reading engine configuration {spec}"))?;
         let mut c: EngineConfig =
             serde_json::from_str(&text).with_context(|| format!("engine configuration {spec}"))?;
@@ -281,9 +286,10 @@ impl EngineConfig {
             None | Some("default") => EvalChoice::Default,
             Some("classic") => EvalChoice::Classic,
             Some(path) => {
-                let text = std::fs::read_to_string(path).with_context(|| {
-                    format!("configuration {:?}: reading \"eval\" {path}", self.name)
-                })?;
+                let text = read_text_file(std::path::Path::new(path), MAX_SETTINGS_BYTES)
+                    .with_context(|| {
+                        format!("configuration {:?}: reading \"eval\" {path}", self.name)
+                    })?;
                 let w = EvalWeights::parse(&text)
                     .with_context(|| format!("configuration {:?}: {path}", self.name))?;
                 let choice = EvalChoice::Weights(Arc::new(w));

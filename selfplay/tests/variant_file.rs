@@ -231,3 +231,80 @@ fn variants_escapes_control_characters_of_a_file() {
     assert!(text.contains("\\u{1b}[31mred"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A one-file board of `ranks` cells: White's King and Rook on a1 and a2, Black's Rook and
+/// King on the two last cells, every rule that needs more pieces off.
+fn line_variant(ranks: usize) -> String {
+    let mut rows = vec!["k".to_string(), "r".to_string()];
+    rows.extend(std::iter::repeat_n("1".to_string(), ranks - 4));
+    rows.extend(["R".to_string(), "K".to_string()]);
+    format!(
+        "name = \"line-{ranks}\"\nsetup = \"{} w - - 0 1\"\n\n[board]\nfiles = 1\nranks = {ranks}\n\n\
+         [[pieces]]\nname = \"rook\"\nletter = \"R\"\nbetza = \"R\"\nvalue = 500\n\n\
+         [[pieces]]\nname = \"king\"\nletter = \"K\"\nbetza = \"K\"\nvalue = 0\nroyal = true\n\n\
+         [rules]\ncastling = []\ninsufficient_material = false\n",
+        rows.join("/")
+    )
+}
+
+/// A 1x128 board is inside the documented limits (at most 128 cells, 26 files) but was refused
+/// ("rank -128 has more than 1 cells": the rank count wrapped in an `i8`). Its perft figures
+/// by reasoning: the King is boxed in by its own Rook, so White has the Rook's 124 quiet moves
+/// and the capture of Black's Rook (125); after a quiet move to rank k Black's Rook has
+/// 126 - k quiet moves and one capture, and after the capture only Kxa127 (1 + ... + 124 + 1
+/// = 7,751). Depth 3 (643,127) is a brute-force count of the same rules on a line.
+#[test]
+fn a_board_of_one_file_and_128_ranks_plays() {
+    let dir = tmp("line128");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("line.toml");
+    std::fs::write(&f, line_variant(128)).unwrap();
+    for (depth, nodes) in [("1", 125), ("2", 7751), ("3", 643_127)] {
+        let o = variantlab(&[
+            "perft",
+            "--variant-file",
+            f.to_str().unwrap(),
+            "--depth",
+            depth,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["nodes"].as_u64(), Some(nodes), "depth {depth}");
+    }
+    // The evaluation and a short match on it: cells a100 to a128 are named in the openings.
+    let o = variantlab(&[
+        "search",
+        "--variant-file",
+        f.to_str().unwrap(),
+        "--nodes",
+        "2000",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = dir.join("run");
+    let o = play(&f, &run, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 5, "{games}");
+    assert!(games.contains("a127"), "{games}");
+
+    // 128 files are past the 26 files have letters for: refused with the supported sizes.
+    let wide = dir.join("wide.toml");
+    let text = line_variant(128).replace("files = 1\nranks = 128", "files = 128\nranks = 1");
+    std::fs::write(&wide, text).unwrap();
+    let o = variantlab(&[
+        "perft",
+        "--variant-file",
+        wide.to_str().unwrap(),
+        "--depth",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("a 128x1 board (128 cells) is not supported"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,8 +38,8 @@ pub fn positional<V: Variant>(pos: &Position<V>) -> i32 {
                 }
                 score[c.index()] += MOBILITY * (reach & !own).count() as i32;
                 let co = topo.coord(sq);
-                let edge = (co.file.min(files as i8 - 1 - co.file))
-                    .min(co.rank.min(ranks as i8 - 1 - co.rank));
+                let edge = (co.file.min(i16::from(files) - 1 - co.file))
+                    .min(co.rank.min(i16::from(ranks) - 1 - co.rank));
                 score[c.index()] += CENTRE * edge as i32;
             }
         }

@@ -18,14 +18,17 @@ use crate::Square;
 use bitvec::prelude::*;
 
 /// A cell's position: file (x), rank (y), level (z, 0 on flat boards).
+///
+/// `i16`, not `i8`: a box may be 128 cells long (a 1x128 board), and a coordinate plus a step
+/// or `ranks - 1 - rank` must not wrap there.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Coord {
     /// File, 0-based from the left (a = 0).
-    pub file: i8,
+    pub file: i16,
     /// Rank, 0-based from White's side (rank 1 = 0).
-    pub rank: i8,
+    pub rank: i16,
     /// Level, 0-based from the bottom; 0 for flat boards.
-    pub level: i8,
+    pub level: i16,
 }
 
 /// A displacement between cells: (files, ranks, levels).
@@ -133,9 +136,9 @@ impl Topology {
         let i = sq.index();
         let per_level = self.files as usize * self.ranks as usize;
         Coord {
-            file: (i % self.files as usize) as i8,
-            rank: ((i % per_level) / self.files as usize) as i8,
-            level: (i / per_level) as i8,
+            file: (i % self.files as usize) as i16,
+            rank: ((i % per_level) / self.files as usize) as i16,
+            level: (i / per_level) as i16,
         }
     }
 
@@ -158,9 +161,9 @@ impl Topology {
         if c.file < 0
             || c.rank < 0
             || c.level < 0
-            || c.file >= self.files as i8
-            || c.rank >= self.ranks as i8
-            || c.level >= self.levels as i8
+            || c.file >= i16::from(self.files)
+            || c.rank >= i16::from(self.ranks)
+            || c.level >= i16::from(self.levels)
         {
             return None;
         }
@@ -196,9 +199,9 @@ impl Topology {
     pub fn walk(&self, from: Square, v: Vector) -> Option<Square> {
         let c = self.coord(from);
         let to = self.square_at(Coord {
-            file: c.file + v[0],
-            rank: c.rank + v[1],
-            level: c.level + v[2],
+            file: c.file + i16::from(v[0]),
+            rank: c.rank + i16::from(v[1]),
+            level: c.level + i16::from(v[2]),
         })?;
         self.step_allowed(from, to).then_some(to)
     }
@@ -242,7 +245,7 @@ impl Topology {
             if !('v'..='z').contains(&l) {
                 return None;
             }
-            l as i8 - b'v' as i8
+            l as i16 - i16::from(b'v')
         } else {
             0
         };
@@ -251,15 +254,16 @@ impl Topology {
             return None;
         }
         let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        // Up to three digits: a box may have 128 ranks.
+        if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let rank: i8 = digits.parse().ok()?;
+        let rank: i16 = digits.parse().ok()?;
         if rank < 1 {
             return None;
         }
         self.square_at(Coord {
-            file: f as i8 - b'a' as i8,
+            file: f as i16 - i16::from(b'a'),
             rank: rank - 1,
             level,
         })
@@ -281,7 +285,7 @@ impl Topology {
     }
 
     /// The rectangle of cells with files `f0..=f1` and ranks `r0..=r1` (0-based), as a region.
-    pub fn rect_region(&self, f0: i8, f1: i8, r0: i8, r1: i8) -> BitVec {
+    pub fn rect_region(&self, f0: i16, f1: i16, r0: i16, r1: i16) -> BitVec {
         let mut r = bitvec![0; self.num_squares()];
         for rank in r0..=r1 {
             for file in f0..=f1 {
@@ -328,6 +332,36 @@ mod tests {
         for bad in ["", "a", "a0", "k1", "a11", "A1", "1a", "a1x", "a-1"] {
             assert_eq!(t.parse_square(bad), None, "{bad}");
         }
+    }
+
+    /// A 1x128 board was refused and walking off its last rank overflowed an `i8`: every
+    /// coordinate of a 128-cell box, and three-digit rank names, work.
+    #[test]
+    fn boards_of_128_cells_in_one_line() {
+        let t = Topology::rect(1, 128);
+        for sq in t.cells() {
+            assert_eq!(t.parse_square(&t.square_name(sq)), Some(sq));
+        }
+        let a1 = t.parse_square("a1").unwrap();
+        let a128 = t.parse_square("a128").unwrap();
+        assert_eq!(t.square_name(a128), "a128");
+        assert_eq!(t.parse_square("a100").map(|s| t.coord(s).rank), Some(99));
+        assert_eq!(t.ray(a1, [0, 1, 0]).last(), Some(&a128));
+        assert_eq!(t.ray(a1, [0, 1, 0]).len(), 127);
+        assert_eq!(t.walk(a128, [0, 1, 0]), None);
+        assert_eq!(t.walk(a128, [0, 7, 0]), None);
+        assert_eq!(t.rank_mirror(a1), a128);
+        for bad in ["a0", "a129", "a999", "a1000", "b1"] {
+            assert_eq!(t.parse_square(bad), None, "{bad}");
+        }
+
+        let t = Topology::rect(128, 1);
+        let first = t.cells().next().unwrap();
+        let ray = t.ray(first, [1, 0, 0]);
+        assert_eq!(ray.len(), 127);
+        assert_eq!(t.coord(*ray.last().unwrap()).file, 127);
+        assert_eq!(t.walk(*ray.last().unwrap(), [2, 0, 0]), None);
+        assert_eq!(t.ray(*ray.last().unwrap(), [-1, 0, 0]).len(), 127);
     }
 
     #[test]

@@ -1480,11 +1480,11 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         let at = |c: Color| {
             let sq = self.kings[c.index()] as usize;
-            (sq < NSQ).then_some(((sq % FILES) as i8, (sq / FILES) as i8, 0))
+            (sq < NSQ).then_some(((sq % FILES) as i16, (sq / FILES) as i16, 0))
         };
         Some(crate::game::RoyalCells {
             cells: [at(Color::White)?, at(Color::Black)?],
-            dims: (FILES as i8, RANKS as i8, 1),
+            dims: (FILES as i16, RANKS as i16, 1),
         })
     }
     /// Pieces on their cells, the pieces in hand per kind, and the activity features

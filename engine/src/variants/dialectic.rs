@@ -1227,7 +1227,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         let at = |c: Color| {
             let sq = self.kings[c.index()];
-            (sq < 64).then_some(((sq % 8) as i8, (sq / 8) as i8, 0))
+            (sq < 64).then_some(((sq % 8) as i16, (sq / 8) as i16, 0))
         };
         Some(crate::game::RoyalCells {
             cells: [at(Color::White)?, at(Color::Black)?],

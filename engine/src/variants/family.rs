@@ -239,7 +239,7 @@ impl<V: Variant> Game for Position<V> {
         };
         Some(RoyalCells {
             cells: [at(Color::White)?, at(Color::Black)?],
-            dims: (files as i8, ranks as i8, levels as i8),
+            dims: (files.into(), ranks.into(), levels.into()),
         })
     }
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {

@@ -1518,12 +1518,12 @@ impl Game for Gateway {
         let at = |c: Color| {
             self.emperor(c).map(|e| {
                 let (f, rank, l) = coords(e.index());
-                (f as i8, rank as i8, l as i8)
+                (f as i16, rank as i16, l as i16)
             })
         };
         Some(crate::game::RoyalCells {
             cells: [at(Color::White)?, at(Color::Black)?],
-            dims: (FILES as i8, RANKS as i8, LEVELS as i8),
+            dims: (FILES as i16, RANKS as i16, LEVELS as i16),
         })
     }
     /// Every piece on its cell (the Quantum King, spread over a row, has none); mobility per
