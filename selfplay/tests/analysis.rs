@@ -140,6 +140,7 @@ fn stats_and_report_describe_the_games() {
     assert_eq!(pbal[1][pcol("complete")], "false");
     assert_eq!(pbal[1][pcol("games")], "12");
     let phtml = tmp("part-report").with_extension("html");
+    let _ = std::fs::remove_file(&phtml);
     let o = variantlab(&[
         "report",
         part.to_str().unwrap(),
@@ -152,6 +153,7 @@ fn stats_and_report_describe_the_games() {
         .contains("12 of 16 (incomplete)"));
 
     let html = tmp("report").with_extension("html");
+    let _ = std::fs::remove_file(&html);
     let o = variantlab(&[
         "report",
         a.to_str().unwrap(),
@@ -205,6 +207,7 @@ fn logistic_regression_recovers_known_coefficients() {
 fn values_runs_both_methods_and_writes_a_usable_configuration() {
     let out = tmp("values");
     let cfg = tmp("values-cfg").with_extension("json");
+    let _ = std::fs::remove_file(&cfg);
     let args = |extra: &[&str]| -> Vec<String> {
         [
             "values",
@@ -373,6 +376,7 @@ fn values_can_be_measured_in_another_unit() {
     let (o, pawns) = fit("unit-pawn", &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let cfg = tmp("unit-cfg").with_extension("json");
+    let _ = std::fs::remove_file(&cfg);
     let (o, rooks) = fit(
         "unit-rook",
         &[

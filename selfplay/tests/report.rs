@@ -228,6 +228,7 @@ fn truncated_moves_are_refused_with_the_line() {
     lines.push("0,40");
     std::fs::write(dir.join("moves.csv"), lines.join("\n") + "\n").unwrap();
     let out = tmp("truncated-out").with_extension("html");
+    let _ = std::fs::remove_file(&out);
     let e = variantlab_selfplay::report::command(&[dir], &out).unwrap_err();
     let e = format!("{e:#}");
     assert!(e.contains("moves.csv") && e.contains("line 41"), "{e}");

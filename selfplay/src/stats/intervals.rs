@@ -16,30 +16,6 @@ pub fn z_for_confidence(confidence: f64) -> f64 {
     normal_quantile(0.5 + 0.5 * confidence)
 }
 
-/// Wilson score interval for a binomial proportion `successes / n` with
-/// critical value `z`:
-///
-/// ```text
-/// centre = (p + z²/2n) / (1 + z²/n)
-/// half   = z / (1 + z²/n) * sqrt(p(1-p)/n + z²/4n²)
-/// ```
-///
-/// Preferred over `p ± z sqrt(p(1-p)/n)` because it stays inside `[0, 1]`
-/// and does not collapse to a point at 0 or n successes. Returns `(0, 1)`
-/// when `n == 0`. Ends are clamped to `[0, 1]` against rounding.
-pub fn wilson_interval(successes: u64, n: u64, z: f64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let nf = n as f64;
-    let p = successes as f64 / nf;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / nf;
-    let centre = (p + z2 / (2.0 * nf)) / denom;
-    let half = z / denom * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
 /// Standard normal cumulative distribution function `Φ(x)` (statrs).
 pub fn normal_cdf(x: f64) -> f64 {
     if x.is_nan() {
@@ -199,23 +175,6 @@ pub fn fieller_interval(a: f64, b: f64, va: f64, vb: f64, cab: f64, z: f64) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wilson_intervals() {
-        // p = 0.5, z² = 3.8416, 1 + z²/n = 1.38416, centre 0.5,
-        // half = 1.96/1.38416 · sqrt(0.025 + 0.009604) = 0.263410.
-        let (lo, hi) = wilson_interval(5, 10, 1.96);
-        assert_close!(lo, 0.236_589_6, 1e-6);
-        assert_close!(hi, 0.763_410_4, 1e-6);
-        // Zero successes: lower end exactly 0, upper z²/(n+z²) = 0.27754.
-        let (lo, hi) = wilson_interval(0, 10, 1.96);
-        assert_eq!(lo, 0.0);
-        assert_close!(hi, 3.8416 / 13.8416, 1e-12);
-        let (lo, hi) = wilson_interval(10, 10, 1.96);
-        assert_close!(lo, 10.0 / 13.8416, 1e-12);
-        assert_eq!(hi, 1.0);
-        assert_eq!(wilson_interval(0, 0, 1.96), (0.0, 1.0));
-    }
 
     #[test]
     fn normal_cdf_and_quantile() {

@@ -236,17 +236,6 @@ impl Stats {
         self.draws as f64 / n as f64
     }
 
-    /// Wilson score interval for the draw rate. Wilson rather than the normal
-    /// approximation because draw rates in decisive variants sit near 0, where
-    /// the normal interval degenerates.
-    ///
-    /// # Panics
-    ///
-    /// If `confidence` is not strictly between 0 and 1.
-    pub fn draw_rate_interval(&self, confidence: f64) -> (f64, f64) {
-        wilson_interval(self.draws, self.games(), z_for_confidence(confidence))
-    }
-
     /// The first engine's mean score per game over the pentanomial pairs; 0.5 with
     /// no pairs.
     pub fn pair_score(&self) -> f64 {
@@ -523,11 +512,7 @@ mod tests {
         assert_close!(elo_hi, elo_from_score(hi), 1e-12);
         assert_close!(s.white_elo(), 400.0 * (0.65f64 / 0.35).log10(), 1e-9);
         assert!(elo_lo < s.white_elo() && s.white_elo() < elo_hi);
-        // Draw rate 3/10 with Wilson at z = 1.959964: (0.107791, 0.603222).
         assert_close!(s.draw_rate(), 0.3, 1e-15);
-        let (lo, hi) = s.draw_rate_interval(0.95);
-        assert_close!(lo, 0.107_791_267_4, 1e-9);
-        assert_close!(hi, 0.603_221_852_5, 1e-9);
         // All draws: the interval does not collapse to a point (20 draws:
         // 0.5 ± z sqrt(2k · 0.25) / (20 + 2k) = [0.419437, 0.580563]).
         let d = Stats {
@@ -558,7 +543,6 @@ mod tests {
         let (lo, hi) = s.elo_interval(0.95);
         assert!(lo < -1000.0 && hi > 1000.0 && lo.is_finite() && hi.is_finite());
         assert_eq!(s.draw_rate(), 0.0);
-        assert_eq!(s.draw_rate_interval(0.95), (0.0, 1.0));
         assert_eq!(s.pair_score(), 0.5);
         assert_eq!(s.pair_elo(), 0.0);
         assert_eq!(s.pair_score_interval(0.95), (0.0, 1.0));
