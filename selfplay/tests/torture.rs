@@ -465,8 +465,8 @@ fn merge_killed_at_any_moment_leaves_the_old_or_the_new_result() {
     let new = snapshot(&target);
     assert_ne!(old, new);
     let absent = vec![None; old.len()];
-    // Delays spread over the merge's run (about 10 ms from the start), both onto an old result and into
-    // a folder not there yet.
+    // Delays spread over the merge's run (about 10 ms from the start), both onto an old
+    // result and into a folder not there yet.
     let steps = size(16, 200) as u64;
     for i in 0..steps {
         let delay = Duration::from_micros(i * 15_000 / steps);

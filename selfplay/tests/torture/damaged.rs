@@ -217,3 +217,67 @@ fn damaged_run_files_are_recovered_or_refused_clearly() {
     );
     t.finish("damaged-files");
 }
+
+/// A flipped byte turned run.json's `"openings": "balanced-plies:6"` into a file name, and
+/// the resume said only "reading openings file b`lanced-plies:6", not where it came from.
+#[test]
+fn openings_that_cannot_be_read_name_the_settings_file() {
+    let dir = tmp("openings-play");
+    let r = run(
+        &[
+            "play",
+            "--variant",
+            "chess",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--out",
+            s(&dir),
+            "--quiet",
+        ],
+        b"",
+        LIMIT,
+    );
+    assert!(r.ok(), "{}", r.stderr);
+    let sprt = tmp("openings-sprt");
+    let r = run(
+        &[
+            "sprt",
+            "--variant",
+            "chess",
+            "--test",
+            "default",
+            "--max-games",
+            "2",
+            "--nodes",
+            "100",
+            "--out",
+            s(&sprt),
+            "--quiet",
+        ],
+        b"",
+        LIMIT,
+    );
+    assert!(r.ok(), "{}", r.stderr);
+    for (d, file, verb) in [
+        (&dir, "run.json", "play"),
+        (&sprt, "sprt_config.json", "sprt"),
+    ] {
+        let path = d.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"balanced-plies:6\""), "{text}");
+        std::fs::write(
+            &path,
+            text.replace("\"balanced-plies:6\"", "\"b`lanced-plies:6\""),
+        )
+        .unwrap();
+        let r = run(&[verb, "--resume", s(d), "--quiet"], b"", LIMIT);
+        assert!(!r.ok() && !r.panicked(), "{}", r.stderr);
+        assert!(
+            r.stderr.contains(file) && r.stderr.contains("b`lanced-plies:6"),
+            "{}",
+            r.stderr
+        );
+    }
+}
