@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings fmt lint
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings fmt lint torture
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -31,6 +31,9 @@ test: ## Format check, clippy, the whole test suite (optimised), the notebooks, 
 	$(MAKE) pgn-check
 	$(MAKE) script-check
 	@if [ -s $(SKIPPED) ]; then echo "SKIPPED $$(wc -l < $(SKIPPED)) test(s), shown above as passed but not run:"; sed 's/^/  /' $(SKIPPED); else echo "every test ran (none skipped)"; fi
+
+torture: ## The long fault-injection suite of issue 49: hundreds of kills, damaged run files and bad inputs (a few minutes); the short one is part of make test
+	VARIANTLAB_TORTURE=long $(CARGO) test --release -p variantlab-selfplay --test torture -- --nocapture
 
 bench: ## Criterion benchmarks (perft, move generation, bitboards)
 	$(CARGO) bench -p variantlab-bench

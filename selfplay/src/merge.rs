@@ -103,11 +103,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
     let mut staging = out.as_os_str().to_owned();
     staging.push(".merging");
     let staging = PathBuf::from(staging);
-    // Left by a merge killed before its swap: what it carried over goes back, the rest is
-    // the toolkit's files.
+    // Left by a merge killed before its swap or before it removed the old run: what it
+    // carried over goes back, the rest is the toolkit's files. Its lock is stale (its merge
+    // was killed): taken over, so that dropping it removes the file and the folder can go.
     if staging.exists() {
+        let stale = FolderLock::acquire(&staging)?;
         carry_over(&staging, out)?;
         crate::run_folder::clear(&staging)?;
+        drop(stale);
         std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
     }
     std::fs::create_dir(&staging).with_context(|| format!("creating {}", staging.display()))?;

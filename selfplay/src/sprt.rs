@@ -454,7 +454,9 @@ fn run_variant<G: Game>(
     quiet: bool,
 ) -> Result<SprtSummary> {
     let sprt = config.test()?;
-    let openings = Openings::parse::<G>(&config.openings)?;
+    // Checked before sprt_config.json was written, so a failure here comes from that file.
+    let openings = Openings::parse::<G>(&config.openings)
+        .with_context(|| format!("the openings of {}", dir.join("sprt_config.json").display()))?;
     let path = dir.join("sprt.csv");
     crate::tournament::drop_partial_line(&path)?;
     let header: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();

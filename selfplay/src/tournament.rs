@@ -796,7 +796,9 @@ struct Job {
 
 #[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
 fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
-    let openings = Openings::parse::<G>(&config.openings_in(dir)?)?;
+    // Checked before the run.json was written, so a failure here comes from that file.
+    let openings = Openings::parse::<G>(&config.openings_in(dir)?)
+        .with_context(|| format!("the openings of {}", dir.join("run.json").display()))?;
     let kinds = G::start().material_kinds();
     // Both players are set up (external engines started) before anything is played.
     let logs = dir.join(ENGINE_LOGS);
