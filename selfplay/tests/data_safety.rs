@@ -73,9 +73,10 @@ fn a_damaged_run_json_is_refused_naming_the_field() {
     ] {
         std::fs::write(&run, &good).unwrap();
         edit(&run, from, to);
+        let stats_out = format!("{d}-stats");
         for args in [
             vec!["play", "--resume", d, "--quiet"],
-            vec!["stats", d],
+            vec!["stats", d, "--out", &stats_out],
             vec!["merge", d, "--out", &format!("{d}-merged")],
         ] {
             let o = variantlab(&args);
@@ -164,8 +165,9 @@ fn a_short_or_missing_moves_csv_is_never_taken_as_complete() {
         }
         // Every reader refuses, naming the file, the game and the line.
         let out = format!("{d}-out");
+        let stats_out = format!("{d}-stats");
         for args in [
-            vec!["stats", d],
+            vec!["stats", d, "--out", &stats_out],
             vec!["report", d, "--out", &format!("{out}.html")],
             vec!["merge", d, "--out", &out],
             vec!["tune", "--games", d, "--out", &format!("{out}.json")],
@@ -218,7 +220,7 @@ fn a_short_or_missing_moves_csv_is_never_taken_as_complete() {
             no_date(read(&full.join("games.pgn"))),
             "{name}"
         );
-        let o = variantlab(&["stats", d]);
+        let o = variantlab(&["stats", d, "--out", &format!("{d}-stats")]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
     }
 }
