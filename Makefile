@@ -32,7 +32,7 @@ test: ## Format check, clippy, the whole test suite (optimised), the notebooks, 
 	$(MAKE) script-check
 	@if [ -s $(SKIPPED) ]; then echo "SKIPPED $$(wc -l < $(SKIPPED)) test(s), shown above as passed but not run:"; sed 's/^/  /' $(SKIPPED); else echo "every test ran (none skipped)"; fi
 
-torture: ## The long fault-injection suite of issue 49: hundreds of kills, damaged run files and bad inputs (a few minutes); the short one is part of make test
+torture: ## The long fault-injection suite: hundreds of kills, damaged run files and bad inputs (a few minutes); the short one is part of make test
 	VARIANTLAB_TORTURE=long $(CARGO) test --release -p variantlab-selfplay --test torture -- --nocapture
 
 bench: ## Criterion benchmarks (perft, move generation, bitboards)
