@@ -223,21 +223,6 @@ fn summary(sprt: &Sprt, s: &Stats, wdl: [u64; 3], decided: Option<SprtStatus>) -
     };
     let p = s.penta;
     let lost_pairs = p[0] + p[1];
-    // LOS from the pair score's normal approximation, as fastchess prints it.
-    let los = {
-        let n = s.pairs() as f64;
-        let a = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mu = s.pair_score();
-        let var = (0..5)
-            .map(|i| p[i] as f64 * (a[i] - mu).powi(2))
-            .sum::<f64>()
-            / n.max(1.0);
-        if var > 0.0 {
-            crate::stats::normal_cdf((mu - 0.5) / (var / n).sqrt())
-        } else {
-            0.5 + 0.5 * (mu - 0.5).signum() * f64::from(u8::from(mu != 0.5))
-        }
-    };
     let clean = |v: [f64; 3]| v.map(unsigned_zero);
     SprtSummary {
         result: match decided {
@@ -257,7 +242,7 @@ fn summary(sprt: &Sprt, s: &Stats, wdl: [u64; 3], decided: Option<SprtStatus>) -
         points_pct: 100.0 * (per_game(wdl[0]) + 0.5 * per_game(wdl[1])),
         penta: s.penta,
         pair_ratio: (lost_pairs > 0).then(|| (p[3] + p[4]) as f64 / lost_pairs as f64),
-        los,
+        los: s.pair_los(),
         elo: clean([s.pair_elo(), el, eh]),
         elo_at_stop: sprt
             .stop_estimate(&s.penta, 0.95)

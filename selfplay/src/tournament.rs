@@ -468,10 +468,17 @@ fn describe(c: &EngineConfig) -> String {
 /// # Errors
 /// Those of [`resume`] and [`confirm_engines`].
 pub fn resume_named(dir: &Path, opts: &RunOptions, named: &Named) -> Result<Summary> {
+    let (_lock, config) = saved_run(dir, named)?;
+    run(config, dir, opts)
+}
+
+/// The run in `dir`, locked, with its external engines confirmed against the ones the
+/// command line named: what both [`resume_named`] and [`extend`] start from.
+fn saved_run(dir: &Path, named: &Named) -> Result<(FolderLock, RunConfig)> {
     if !dir.join("run.json").exists() {
         bail!("--resume {}: no run.json there", dir.display());
     }
-    let _lock = FolderLock::acquire(dir)?;
+    let lock = FolderLock::acquire(dir)?;
     let config = saved_config(dir)?
         .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
     confirm_engines(
@@ -480,7 +487,7 @@ pub fn resume_named(dir: &Path, opts: &RunOptions, named: &Named) -> Result<Summ
         named,
         ["--white", "--black"],
     )?;
-    run(config, dir, opts)
+    Ok((lock, config))
 }
 
 /// Extends the run in `dir` to `games` games in all (the game list is fixed by the seed, so
@@ -489,18 +496,7 @@ pub fn resume_named(dir: &Path, opts: &RunOptions, named: &Named) -> Result<Summ
 /// # Errors
 /// No run in `dir`, fewer games than it already has, or the errors of [`resume`].
 pub fn extend(dir: &Path, games: u64, opts: &RunOptions, named: &Named) -> Result<Summary> {
-    if !dir.join("run.json").exists() {
-        bail!("--resume {}: no run.json there", dir.display());
-    }
-    let _lock = FolderLock::acquire(dir)?;
-    let mut config = saved_config(dir)?
-        .with_context(|| format!("--resume {}: no run.json there", dir.display()))?;
-    confirm_engines(
-        &dir.join("run.json"),
-        [&config.white, &config.black],
-        named,
-        ["--white", "--black"],
-    )?;
+    let (_lock, mut config) = saved_run(dir, named)?;
     if games < config.games {
         bail!(
             "--games {games}: the run in {} already has {} games; a run can grow, not shrink",
@@ -674,8 +670,6 @@ impl Summary {
         let mut stats = crate::stats::Stats::default();
         let mut plies = 0u64;
         let mut by_pair: std::collections::BTreeMap<u64, Vec<(u64, f64)>> = Default::default();
-        let mut white_by_pair: std::collections::BTreeMap<u64, crate::stats::Cluster> =
-            Default::default();
         for r in rows {
             let result = match r[7].as_str() {
                 "1-0" => crate::stats::GameResult::WhiteWin,
@@ -697,17 +691,19 @@ impl Summary {
                 1.0 - white_points
             };
             by_pair.entry(id / 2).or_default().push((id, a_points));
-            let c = white_by_pair
-                .entry(id / 2)
-                .or_insert(crate::stats::Cluster {
-                    total: 0.0,
-                    size: 0.0,
-                });
-            c.total += white_points;
-            c.size += 1.0;
         }
-        let clusters: Vec<(crate::stats::Cluster, f64)> =
-            white_by_pair.into_values().map(|c| (c, 1.0)).collect();
+        // White's points per pair, back from engine A's (A is White in even games).
+        let clusters: Vec<(crate::stats::Cluster, f64)> = by_pair
+            .values()
+            .map(|games| {
+                let white = |&(id, a): &(u64, f64)| if id % 2 == 0 { a } else { 1.0 - a };
+                let cluster = crate::stats::Cluster {
+                    total: games.iter().map(white).sum(),
+                    size: games.len() as f64,
+                };
+                (cluster, 1.0)
+            })
+            .collect();
         let white_score_interval =
             crate::stats::unit_mean_interval(&clusters, crate::stats::z_for_confidence(0.95));
         for games in by_pair.values() {

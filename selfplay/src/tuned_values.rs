@@ -24,7 +24,7 @@
 //! is not clearly positive across the replicates (its interval reaches zero), no value is
 //! estimable, as in the other methods.
 
-use crate::stats::fixed;
+use crate::stats::{fixed, quantile_sorted};
 use crate::tune::{fit, mimic_classic, read_positions, split, Dataset, FitSettings};
 use crate::values::{pawn_kind, unit_kind, ValueRow, UNIT_NOTE};
 use anyhow::{bail, Result};
@@ -326,21 +326,18 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
         .collect())
 }
 
-/// The 2.5% and 97.5% quantiles of bootstrap replicates (linear interpolation between order
-/// statistics, as `stats::quantile_sorted`); `None` with fewer than two.
+/// The 2.5% and 97.5% quantiles of bootstrap replicates ([`quantile_sorted`]); `None` with
+/// fewer than two.
 fn percentile_interval(xs: &[f64]) -> Option<(f64, f64)> {
     if xs.len() < 2 {
         return None;
     }
     let mut sorted = xs.to_vec();
     sorted.sort_by(f64::total_cmp);
-    let q = |p: f64| {
-        let h = p * (sorted.len() - 1) as f64;
-        let (i, frac) = (h.floor() as usize, h - h.floor());
-        let next = sorted[(i + 1).min(sorted.len() - 1)];
-        sorted[i] + frac * (next - sorted[i])
-    };
-    Some((q(0.025), q(0.975)))
+    Some((
+        quantile_sorted(&sorted, 0.025),
+        quantile_sorted(&sorted, 0.975),
+    ))
 }
 
 #[cfg(test)]

@@ -49,15 +49,15 @@ impl From<&[u32]> for LengthSummary {
 /// (type 7): with `h = (n - 1) p`, the result is
 /// `x[⌊h⌋] + (h - ⌊h⌋) (x[⌊h⌋ + 1] - x[⌊h⌋])` (0-based). So for
 /// `[1, 2, 3, 4]` the quartiles are 1.75, 2.5, 3.25. `p` is clamped to
-/// `[0, 1]`; empty data gives 0.
-pub fn quantile_sorted(sorted: &[u32], p: f64) -> f64 {
+/// `[0, 1]`; empty data gives 0. Game lengths and bootstrap replicates alike.
+pub fn quantile_sorted<T: Copy + Into<f64>>(sorted: &[T], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
     let h = (sorted.len() - 1) as f64 * p.clamp(0.0, 1.0);
     let lo = h.floor() as usize;
     let hi = (lo + 1).min(sorted.len() - 1);
-    let (a, b) = (f64::from(sorted[lo]), f64::from(sorted[hi]));
+    let (a, b): (f64, f64) = (sorted[lo].into(), sorted[hi].into());
     a + (h - lo as f64) * (b - a)
 }
 
@@ -126,7 +126,7 @@ mod tests {
         assert_eq!(empty, LengthSummary::default());
         assert_eq!(empty.count, 0);
         assert!(!empty.mean.is_nan());
-        assert_eq!(quantile_sorted(&[], 0.5), 0.0);
+        assert_eq!(quantile_sorted::<u32>(&[], 0.5), 0.0);
         assert_eq!(quantile_sorted(&[1, 2, 3, 4], 1.5), 4.0);
         assert_close!(quantile_sorted(&[1, 2, 3, 4], 0.9), 3.7, 1e-12);
         // Large values do not overflow the mean.

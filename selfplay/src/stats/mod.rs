@@ -279,6 +279,26 @@ impl Stats {
         unit_mean_interval(&clusters, z)
     }
 
+    /// Likelihood of superiority of the first engine, as fastchess prints it: `Φ((mu - ½) /
+    /// se)` with `mu` the pair score and `se` its standard error over the pairs; 0.5 with no
+    /// pairs, and 0 or 1 (by the sign of `mu - ½`) when every pair scored alike.
+    pub fn pair_los(&self) -> f64 {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return 0.5;
+        }
+        let (mu, var, _, _) = moments(&to_pdf(&self.penta.map(|c| c as f64)));
+        if var > 0.0 {
+            normal_cdf((mu - 0.5) / (var / n).sqrt())
+        } else if mu == 0.5 {
+            0.5
+        } else if mu > 0.5 {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
     /// The first engine's logistic Elo from the pentanomial counts.
     pub fn pair_elo(&self) -> f64 {
         elo_from_score(self.pair_score())
@@ -598,6 +618,21 @@ mod tests {
         let (lo, hi) = dd.pair_score_interval(0.95);
         assert_close!(lo, 0.361_233_600_068_555, 1e-9);
         assert_close!(hi, 0.638_766_399_931_445, 1e-9);
+    }
+
+    /// LOS by hand for PENTA: mu 0.6125, var 0.07796875 over 20 pairs, z = 0.1125 /
+    /// sqrt(var / 20) = 1.801803, Φ(z) = 0.964212; no pairs 0.5; one-sided samples 0 or 1.
+    #[test]
+    fn likelihood_of_superiority() {
+        let s = |penta| Stats {
+            penta,
+            ..Stats::default()
+        };
+        assert_close!(s(PENTA).pair_los(), 0.964_211_773_955, 1e-9);
+        assert_eq!(s([0; 5]).pair_los(), 0.5);
+        assert_eq!(s([0, 0, 0, 0, 4]).pair_los(), 1.0);
+        assert_eq!(s([3, 0, 0, 0, 0]).pair_los(), 0.0);
+        assert_eq!(s([0, 0, 5, 0, 0]).pair_los(), 0.5);
     }
 
     /// A build that lost nearly every game: its nElo interval lies wholly below zero (the
