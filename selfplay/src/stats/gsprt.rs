@@ -145,8 +145,7 @@ pub(super) fn t_value_interval(counts: &[f64; 5], z: f64) -> (f64, f64) {
     // and that distribution (the start for the next `t` further out).
     let excess = |t: f64, start: [f64; 5]| -> Option<(f64, [f64; 5])> {
         let p = mle_with_t_value_from(&phat, t, start)?;
-        let llr: f64 = (0..5).map(|i| counts[i] * (phat[i] / p[i]).ln()).sum();
-        Some((2.0 * llr - z * z, p))
+        Some((2.0 * llr_of(counts, &p, &phat) - z * z, p))
     };
     let end = |direction: f64| -> f64 {
         // Walk out in small steps (each solution starting the next) until the likelihood
