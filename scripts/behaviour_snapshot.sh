@@ -17,7 +17,7 @@ strip() {
     -e 's/[0-9.]+ M (nodes|leaves)\/s/<speed>/g' \
     -e 's/[0-9]+(\.[0-9]+)? ?(ms|s|µs|us)\b/<t>/g' \
     -e 's/[0-9.]+ ?[kMG]?(nps|n\/s|leaves\/s|nodes\/s)/<speed>/g' \
-    -e 's/"(git_commit|started|finished|threads|engine_version)": [^,]*,?/"\1": <x>/' \
+    -e 's/"(git_commit|started|finished|threads|engine_version|version)": [^,]*,?/"\1": <x>/' \
     -e 's/(wall_ms|time|elapsed)[=:] ?[0-9.]+/\1=<t>/g' \
     -e 's/"(nps|seconds|wall_ms|elapsed_s|elapsed)": ?[0-9.e+-]+/"\1": <t>/g'
 }
