@@ -93,6 +93,7 @@
 //! * Quantum King step: `K>` and the destination row (level letter and rank), `K>y2`;
 //! * transformation: `T@` and the Emperor's cell, `T@xb1`.
 
+use super::text::{self, Bad, Counter, Runs, Spacing};
 use crate::attacks::AttackTables;
 use crate::bitboard::{BbWide, Bitboard};
 use crate::error::PositionError;
@@ -479,45 +480,9 @@ fn coords(sq: usize) -> (usize, usize, usize) {
     (sq % FILES, (sq / FILES) % RANKS, sq / (FILES * RANKS))
 }
 
-fn cell_name(sq: usize) -> String {
-    let (f, r, l) = coords(sq);
-    format!(
-        "{}{}{}",
-        (b'v' + l as u8) as char,
-        (b'a' + f as u8) as char,
-        r + 1
-    )
-}
-
+/// The name of a Quantum King's row (level letter and rank, `x1`).
 fn row_name(row: usize) -> String {
-    format!(
-        "{}{}",
-        (b'v' + (row / RANKS) as u8) as char,
-        row % RANKS + 1
-    )
-}
-
-/// Parses `level file rank` strictly (no leading zeros); the cell number if it is in the box.
-fn parse_cell(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    if b.len() < 3 {
-        return None;
-    }
-    let l = b[0].checked_sub(b'v').filter(|&l| (l as usize) < LEVELS)? as usize;
-    let f = b[1].checked_sub(b'a').filter(|&f| (f as usize) < FILES)? as usize;
-    let r = parse_rank(&s[2..])?;
-    Some((l * RANKS + r) * FILES + f)
-}
-
-/// A rank number `1`–`10` as 0-based.
-fn parse_rank(s: &str) -> Option<usize> {
-    match s {
-        "10" => Some(9),
-        _ if s.len() == 1 && (b'1'..=b'9').contains(&s.as_bytes()[0]) => {
-            Some((s.as_bytes()[0] - b'1') as usize)
-        }
-        _ => None,
-    }
+    topology().row_name((row % RANKS) as i16, (row / RANKS) as i16)
 }
 
 fn role_of_letter(c: char) -> Option<usize> {
@@ -982,144 +947,60 @@ impl Gateway {
 
     /// Parses the compact position text.
     fn parse_compact(text: &str) -> Result<Gateway, PositionError> {
-        let mut p = Gateway::empty(Color::White);
-        let mut qk_cells = [GatewayBb::EMPTY; 2];
-        let bytes = text.as_bytes();
-        let board_end = text.find(' ').unwrap_or(text.len());
-        let (mut level, mut rank, mut file) = (0usize, RANKS - 1, 0usize);
-        let rank_len = |rank: usize| if rank == 2 || rank == 7 { 2 } else { 4 };
-        // Cells of a rank in order, skipping the holes.
-        let files_of = |rank: usize| -> &'static [usize] {
-            if rank == 2 || rank == 7 {
-                &[1, 2]
-            } else {
-                &[0, 1, 2, 3]
-            }
-        };
-        let err = |col: usize, msg: String| PositionError::syntax("board", col + 1, msg);
-        if board_end == 0 {
-            return Err(err(0, "empty board field".into()));
-        }
-        for (i, &b) in bytes[..board_end].iter().enumerate() {
-            match b {
-                b'/' | b'|' => {
-                    if file != rank_len(rank) {
-                        return Err(err(
-                            i,
-                            format!(
-                                "rank {} of level {} has {file} cells, expected {}",
-                                rank + 1,
-                                (b'v' + level as u8) as char,
-                                rank_len(rank)
-                            ),
-                        ));
-                    }
-                    if b == b'/' {
-                        if rank == 0 {
-                            return Err(err(i, "more than 10 ranks in a level".into()));
-                        }
-                        rank -= 1;
-                    } else {
-                        if rank != 0 {
-                            return Err(err(i, "fewer than 10 ranks in a level".into()));
-                        }
-                        if level + 1 == LEVELS {
-                            return Err(err(i, "more than 5 levels".into()));
-                        }
-                        level += 1;
-                        rank = RANKS - 1;
-                    }
-                    file = 0;
-                }
-                b'1'..=b'4' => {
-                    let n = (b - b'0') as usize;
-                    if file + n > rank_len(rank) {
-                        return Err(err(i, "too many cells in the rank".into()));
-                    }
-                    file += n;
-                }
-                _ => {
-                    let c = b as char;
-                    if file >= rank_len(rank) {
-                        return Err(err(i, "too many cells in the rank".into()));
-                    }
-                    let sq = (level * RANKS + rank) * FILES + files_of(rank)[file];
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    if c.eq_ignore_ascii_case(&'k') {
-                        qk_cells[color.index()].insert(Square(sq as u16));
-                    } else if let Some(role) = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())
-                    {
-                        p.put(sq, color, role);
-                    } else {
-                        return Err(err(i, format!("unexpected character {c:?}")));
-                    }
-                    file += 1;
-                }
-            }
-        }
-        if level + 1 != LEVELS || rank != 0 || file != rank_len(0) {
-            return Err(err(
-                board_end,
-                "board ends early: expected 5 levels of 10 ranks".into(),
-            ));
-        }
-        let mut fields = text[board_end..].split(' ');
-        fields.next(); // the empty string before the first space (or nothing)
-        let mut col = board_end + 1;
-        // The next space-separated field and its 0-based column.
-        let mut next_field = || -> Option<(usize, &str)> {
-            let f = fields.next()?;
-            let c = col;
-            col += f.len() + 1;
-            Some((c, f))
-        };
-        match next_field() {
-            Some((_, "w")) => p.turn = Color::White,
-            Some((_, "b")) => p.turn = Color::Black,
-            Some((c, f)) => {
+        const NAMES: [&str; 4] = ["board", "side", "halfmove", "fullmove"];
+        let fields = text::fields(text, Spacing::Single, &NAMES)?;
+        let end = text.chars().count() + 1;
+        match fields.len() {
+            1 => return Err(PositionError::syntax("side", end, "missing side to move")),
+            3 => {
                 return Err(PositionError::syntax(
-                    "side",
-                    c + 1,
-                    format!("expected w or b, found {f:?}"),
+                    "fullmove",
+                    end,
+                    "missing fullmove number",
                 ))
             }
-            None => {
-                return Err(PositionError::syntax(
-                    "side",
-                    board_end + 1,
-                    "missing side to move",
-                ))
-            }
-        }
-        if let Some((c, f)) = next_field() {
-            p.halfmove = parse_number(f).ok_or_else(|| {
-                PositionError::syntax("halfmove", c + 1, format!("bad number {f:?}"))
-            })?;
-            match next_field() {
-                Some((c, f)) => {
-                    p.fullmove = parse_number(f).filter(|&n| n >= 1).ok_or_else(|| {
-                        PositionError::syntax("fullmove", c + 1, format!("bad number {f:?}"))
-                    })?;
-                }
-                None => {
-                    return Err(PositionError::syntax(
-                        "fullmove",
-                        text.len() + 1,
-                        "missing fullmove number",
-                    ))
-                }
-            }
-            if let Some((c, _)) = next_field() {
+            n if n > 4 => {
                 return Err(PositionError::syntax(
                     "end",
-                    c + 1,
+                    fields[4].0,
                     "unexpected text after the fullmove number",
-                ));
+                ))
             }
+            _ => {}
+        }
+        let mut p = Gateway::empty(Color::White);
+        let mut qk_cells = [GatewayBb::EMPTY; 2];
+        // A piece letter, or `K`/`k` for a cell of a Quantum King (`None`).
+        let cells = text::read_board(fields[0], topology(), Runs::Digit, |chars, _| {
+            let c = chars[0];
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if c.eq_ignore_ascii_case(&'k') {
+                return Ok(((color, None), 1));
+            }
+            role_of_letter(c)
+                .filter(|_| c.is_ascii_alphabetic())
+                .map(|role| ((color, Some(role)), 1))
+                .ok_or_else(|| Bad::At(0, format!("unexpected character {c:?}")))
+        })?;
+        for (sq, (color, role)) in cells {
+            match role {
+                Some(role) => p.put(sq.index(), color, role),
+                None => qk_cells[color.index()].insert(sq),
+            }
+        }
+        p.turn = text::read_side(fields[1])?;
+        if fields.len() == 4 {
+            let counter = Counter {
+                plus: false,
+                max_digits: 9,
+                max: u32::MAX,
+            };
+            p.halfmove = counter.read(fields[2], NAMES[2], 0)?;
+            p.fullmove = counter.read(fields[3], NAMES[3], 1)?;
         }
         for c in Color::ALL {
             let cells = qk_cells[c.index()];
@@ -1196,12 +1077,9 @@ impl Gateway {
                     let letter = item.chars().next().unwrap_or(' ');
                     let rest = &item[letter.len_utf8()..];
                     if letter == 'K' {
-                        let row = rest
-                            .as_bytes()
-                            .first()
-                            .and_then(|&l| l.checked_sub(b'v'))
-                            .filter(|&l| (l as usize) < LEVELS)
-                            .and_then(|l| parse_rank(&rest[1..]).map(|r| l as usize * RANKS + r))
+                        let row = topology()
+                            .parse_row(rest)
+                            .map(|(rank, level)| level as usize * RANKS + rank as usize)
                             .filter(|&row| tables().rows[row].any())
                             .ok_or_else(|| {
                                 err(pos + 1, format!("bad Quantum King row {rest:?}"))
@@ -1214,8 +1092,10 @@ impl Gateway {
                         let role = role_of_letter(letter)
                             .filter(|_| letter.is_ascii_uppercase())
                             .ok_or_else(|| err(pos, format!("unknown piece letter {letter:?}")))?;
-                        let sq = parse_cell(rest)
-                            .filter(|&s| tables().topo.exists(Square(s as u16)))
+                        let sq = topology()
+                            .parse_name(rest)
+                            .filter(|&s| topology().exists(s))
+                            .map(Square::index)
                             .ok_or_else(|| err(pos + 1, format!("bad cell {rest:?}")))?;
                         if p.board[sq] != 0 {
                             return Err(err(pos + 1, format!("two pieces on {rest}")));
@@ -1310,7 +1190,7 @@ impl Gateway {
             if let Some(s) = pawns.squares().find(|s| coords(s.index()).1 == last) {
                 return Err(PositionError::Setup(format!(
                     "unpromoted Pawn on {}",
-                    cell_name(s.index())
+                    topology().square_name(s)
                 )));
             }
         }
@@ -1323,13 +1203,6 @@ impl Gateway {
         }
         Ok(self)
     }
-}
-
-fn parse_number(s: &str) -> Option<u32> {
-    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
 }
 
 impl Game for Gateway {
@@ -1642,51 +1515,24 @@ impl Game for Gateway {
         d
     }
     fn to_text(&self) -> String {
-        let mut s = String::new();
-        for level in 0..LEVELS {
-            if level > 0 {
-                s.push('|');
-            }
-            for rank in (0..RANKS).rev() {
-                if rank != RANKS - 1 {
-                    s.push('/');
+        let mut s = text::write_board(topology(), |sq, s| {
+            let ch = if let Some(p) = Piece::from_code(self.board[sq.index()]) {
+                let l = ROLES[p.role.index()].letter;
+                if p.color == Color::White {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
                 }
-                let mut empty = 0;
-                for file in 0..FILES {
-                    let sq = (level * RANKS + rank) * FILES + file;
-                    if !tables().topo.exists(Square(sq as u16)) {
-                        continue;
-                    }
-                    let ch = if let Some(p) = Piece::from_code(self.board[sq]) {
-                        let l = ROLES[p.role.index()].letter;
-                        Some(if p.color == Color::White {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        })
-                    } else if self.qk_cells(Color::White).contains(Square(sq as u16)) {
-                        Some('K')
-                    } else if self.qk_cells(Color::Black).contains(Square(sq as u16)) {
-                        Some('k')
-                    } else {
-                        None
-                    };
-                    match ch {
-                        Some(ch) => {
-                            if empty > 0 {
-                                s.push((b'0' + empty) as char);
-                                empty = 0;
-                            }
-                            s.push(ch);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    s.push((b'0' + empty) as char);
-                }
-            }
-        }
+            } else if self.qk_cells(Color::White).contains(sq) {
+                'K'
+            } else if self.qk_cells(Color::Black).contains(sq) {
+                'k'
+            } else {
+                return false;
+            };
+            s.push(ch);
+            true
+        });
         s.push(' ');
         s.push(self.turn.char());
         s += &format!(" {} {}", self.halfmove, self.fullmove);
@@ -1696,17 +1542,17 @@ impl Game for Gateway {
     fn move_text(&self, m: Move) -> String {
         match m.kind() {
             MoveKind::QuantumStep => format!("K>{}", row_name(m.to().index() / FILES)),
-            MoveKind::Transform => format!("T@{}", cell_name(m.to().index())),
+            MoveKind::Transform => format!("T@{}", topology().square_name(m.to())),
             MoveKind::Promotion => format!(
                 "{}{}{}",
-                cell_name(m.from().index()),
-                cell_name(m.to().index()),
+                topology().square_name(m.from()),
+                topology().square_name(m.to()),
                 ROLES[m.role().index() % NROLES].letter.to_ascii_lowercase()
             ),
             _ => format!(
                 "{}{}",
-                cell_name(m.from().index()),
-                cell_name(m.to().index())
+                topology().square_name(m.from()),
+                topology().square_name(m.to())
             ),
         }
     }
