@@ -25,7 +25,7 @@
 //! Move text: `from` and `to` cell names (`e4e5`), `+` appended for a promotion (`d13c15+`),
 //! drops as the upper-case letter, `*` and the cell (`N*e5`), for either side.
 
-use super::text::{self, Bad, Runs, Spacing};
+use super::text::{self, Bad, Format, Runs, Spacing};
 use crate::bitboard::{BbWide, Bitboard};
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
@@ -46,6 +46,14 @@ pub const RANKS: usize = 16;
 /// Depth of each camp, which is the other side's promotion zone (stated).
 pub const ZONE_DEPTH: usize = 4;
 const NSQ: usize = FILES * RANKS;
+
+/// The position text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Single,
+    runs: Runs::Number(2),
+    too_long: "rank has too many cells",
+    side: "expected 'w' or 'b'",
+};
 
 /// What `variantlab variants` says about the Leaping form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
@@ -794,25 +802,15 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
     /// unpromoted piece on a cell from which it could never move).
     pub fn parse(text: &str) -> Result<Self, PositionError> {
         const NAMES: [&str; 3] = ["board", "side", "hands"];
-        let fields = text::fields(text, Spacing::Single, &NAMES)?;
-        if fields.len() != 3 {
-            let field = NAMES[fields.len().min(2)];
-            return Err(PositionError::syntax(
-                field,
-                text.chars().count() + 1,
-                format!(
-                    "expected 3 fields (board, side, hands), found {}",
-                    fields.len()
-                ),
-            ));
-        }
+        let fields = FORMAT.fields(text, &NAMES)?;
+        let syn = |field: &'static str, col: usize, m: &str| PositionError::syntax(field, col, m);
         let role_of_letter = |l: char| {
             ROLES
                 .iter()
                 .position(|d| l.is_ascii_alphabetic() && d.letter == l.to_ascii_uppercase())
         };
         let mut board = [0u8; NSQ];
-        let cells = text::read_board(fields[0], &tables().topo, Runs::Number(2), |chars, _| {
+        let cells = FORMAT.read_board(fields[0], &tables().topo, |chars, _| {
             let promo = chars[0] == '+';
             let Some(&l) = chars.get(usize::from(promo)) else {
                 return Err(Bad::At(1, "'+' without a piece".into()));
@@ -829,13 +827,24 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         for (sq, c) in cells {
             board[sq.index()] = c;
         }
-        let turn = text::read_side(fields[1])?;
+        // The board's problems first, then the missing or extra fields, left to right.
+        let end = text.chars().count() + 1;
+        match fields.len() {
+            1 => return Err(syn("board", end, "expected a space after the board")),
+            2 => return Err(syn("side", end, "expected a space after the side to move")),
+            3 => {}
+            _ => return Err(syn("hands", fields[3].0, "unexpected text after the hands")),
+        }
+        let turn = FORMAT.read_side(fields[1])?;
         let mut hands = [[0u8; NROLES]; 2];
         let (col, h) = fields[2];
         if h != "-" {
             let syn = |k: usize, m: &str| PositionError::syntax("hands", col + k, m);
-            let Some(inner) = h.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
-                return Err(syn(0, "expected '-' or the pieces in hand in brackets"));
+            let Some(listed) = h.strip_prefix('[') else {
+                return Err(syn(0, "expected '-' or '['"));
+            };
+            let Some(inner) = listed.strip_suffix(']') else {
+                return Err(syn(h.chars().count(), "unterminated hand list"));
             };
             if inner.is_empty() {
                 return Err(syn(1, "empty hands are written '-'"));
@@ -918,7 +927,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
 
     /// Writes the position text (see the module documentation).
     pub fn text(&self) -> String {
-        let mut s = text::write_board(&tables().topo, |sq, s| {
+        let mut s = text::write_board(&tables().topo, None, |sq, s| {
             let c = self.board[sq.index()];
             if c == 0 {
                 return false;

@@ -38,7 +38,7 @@
 //! King's move (`e1g1`). Token moves: `Txy` (Thesis to cell (x,y)), `Axy` (Antithesis),
 //! `Sxy` (Synthesis, Hegelian only).
 
-use super::text::{self, Bad, Counter, Runs, Spacing};
+use super::text::{self, Bad, Counter, Format, Runs, Spacing};
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::Topology;
@@ -96,6 +96,14 @@ pub type DialecticMoves = ArrayVec<Move, 512>;
 
 const START: &str = "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21";
 const NO_EP: u8 = 64;
+
+/// The compact text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Spaces,
+    runs: Runs::Digit,
+    too_long: "rank too long",
+    side: "expected w or b",
+};
 
 struct Tables {
     /// Vectors of `L(cell)` per dialectic cell (x + 3y), with their count.
@@ -812,7 +820,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
             "tokens",
             "visited",
         ];
-        let fields = text::fields(text, Spacing::Spaces, &NAMES)?;
+        let fields = FORMAT.fields(text, &NAMES)?;
         if fields.len() < 7 || fields.len() > 8 {
             let n = fields.len().min(7);
             return Err(PositionError::syntax(
@@ -836,7 +844,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
             fullmove: 1,
             hash: 0,
         };
-        let cells = text::read_board(fields[0], topology(), Runs::Digit, |chars, _| {
+        let cells = FORMAT.read_board(fields[0], topology(), |chars, _| {
             let ch = chars[0];
             let role = LETTERS.iter().position(|&l| l == ch.to_ascii_uppercase());
             let color = if ch.is_ascii_uppercase() {
@@ -877,7 +885,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                 ));
             }
         }
-        p.turn = text::read_side(fields[1])?;
+        p.turn = FORMAT.read_side(fields[1])?;
         if fields[2].1 != "-" {
             for (i, ch) in fields[2].1.char_indices() {
                 let bit = match ch {
@@ -1028,7 +1036,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
 
     /// The position text (see the module doc).
     pub fn text(&self) -> String {
-        let mut s = text::write_board(topology(), |sq, s| {
+        let mut s = text::write_board(topology(), None, |sq, s| {
             let c = self.board[sq.index()];
             if c == 0 {
                 return false;

@@ -82,7 +82,7 @@
 //! * placement: `K@c1,H@h1` (King cell first);
 //! * King–Heir swap: `e1<>h5` (King cell first; quote it in a shell).
 
-use super::text::{self, Bad, Counter, Runs, Spacing};
+use super::text::{self, Bad, Counter, Format, Punctuation, Runs, Spacing};
 use crate::bitboard::Bb128;
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
@@ -415,6 +415,14 @@ fn parse_cell(s: &str) -> Option<usize> {
 }
 
 const START: &str = "[pr][pb]1[pb][pr][pr][pb]1[pb][pr]/1[py]1[py]2[py]1[py]1/pppppppppp/10/10/10/10/PPPPPPPPPP/1[Py]1[Py]2[Py]1[Py]1/[Pr][Pb]1[Pb][Pr][Pr][Pb]1[Pb][Pr] w 0 1";
+
+/// The compact text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Whitespace,
+    runs: Runs::Number(2),
+    too_long: "rank too long",
+    side: "side to move must be w or b",
+};
 
 /// Which disc an ownership / power letter stands for.
 enum Disc {
@@ -997,7 +1005,7 @@ impl Extreme2d {
     /// Reads the compact text format (see the module documentation).
     fn parse_compact(text: &str) -> Result<Extreme2d, PositionError> {
         let names = ["board", "side", "halfmove", "fullmove"];
-        let fields = text::fields(text, Spacing::Whitespace, &names)?;
+        let fields = FORMAT.fields(text, &names)?;
         let end = text.chars().count() + 1;
         if fields.len() < 2 {
             let missing = names[fields.len()];
@@ -1022,10 +1030,10 @@ impl Extreme2d {
             ));
         }
         let mut cells = [0u16; N];
-        for (sq, s) in text::read_board(fields[0], topology(), Runs::Number(2), read_stack)? {
+        for (sq, s) in FORMAT.read_board(fields[0], topology(), read_stack)? {
             cells[sq.index()] = s;
         }
-        let turn = text::read_side(fields[1])?;
+        let turn = FORMAT.read_side(fields[1])?;
         let mut clocks = [0u32, 1];
         let counter = Counter {
             plus: false,
@@ -1044,103 +1052,52 @@ impl Extreme2d {
     /// `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.` The sentences, the stacks of a
     /// list and the discs in parentheses may come in any order.
     fn parse_list(text: &str) -> Result<Extreme2d, PositionError> {
+        let list = text::read_piece_list(text, Punctuation::Loose)?;
         let mut cells = [0u16; N];
-        let mut turn = None;
-        let mut seen = [false; 2];
-        let mut offset = 0usize; // char offset of the current part
-        for part in text.split('.') {
-            let part_chars = part.chars().count();
-            let lead = part.chars().take_while(|c| c.is_whitespace()).count();
-            let p = part.trim();
-            let col = offset + lead + 1;
-            offset += part_chars + 1;
-            if p.is_empty() {
-                continue;
-            }
-            let (side, list) = if let Some(rest) = p.strip_prefix("White:") {
-                (0, rest)
-            } else if let Some(rest) = p.strip_prefix("Black:") {
-                (1, rest)
-            } else if p == "White to move" || p == "Black to move" {
-                if turn.is_some() {
-                    return Err(PositionError::syntax(
-                        "side",
-                        col,
-                        "side to move given twice",
-                    ));
-                }
-                turn = Some(if p.starts_with('W') {
-                    Color::White
-                } else {
-                    Color::Black
-                });
-                continue;
-            } else {
-                return Err(PositionError::syntax(
+        for (side, tcol, t) in &list.items {
+            let bad = |m: &str| {
+                Err(PositionError::syntax(
                     "pieces",
-                    col,
-                    "expected \"White:\", \"Black:\" or \"White/Black to move\"",
-                ));
+                    *tcol,
+                    format!("{t:?}: {m}"),
+                ))
             };
-            if seen[side] {
-                return Err(PositionError::syntax("pieces", col, "side listed twice"));
-            }
-            seen[side] = true;
-            let mut tok_off = col + 6;
-            for tok in list.split(',') {
-                let tlead = tok.chars().take_while(|c| c.is_whitespace()).count();
-                let tcol = tok_off + tlead;
-                tok_off += tok.chars().count() + 1;
-                let t = tok.trim();
-                if t.is_empty() {
-                    continue;
+            let mut rest = t.as_str();
+            let letter = match rest.chars().next() {
+                Some(c @ ('K' | 'H' | 'P')) => {
+                    rest = &rest[1..];
+                    c
                 }
-                let bad =
-                    |m: &str| Err(PositionError::syntax("pieces", tcol, format!("{t:?}: {m}")));
-                let mut rest = t;
-                let letter = match rest.chars().next() {
-                    Some(c @ ('K' | 'H' | 'P')) => {
-                        rest = &rest[1..];
-                        c
-                    }
-                    _ => 'P',
+                _ => 'P',
+            };
+            let mut discs = vec![if *side == Color::White {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            }];
+            if let Some(r) = rest.strip_prefix('(') {
+                let Some(close) = r.find(')') else {
+                    return bad("unclosed (");
                 };
-                let mut discs = vec![if side == 0 {
-                    letter
-                } else {
-                    letter.to_ascii_lowercase()
-                }];
-                if let Some(r) = rest.strip_prefix('(') {
-                    let Some(close) = r.find(')') else {
-                        return bad("unclosed (");
-                    };
-                    for d in r[..close].chars() {
-                        if !matches!(d, 'r' | 'b' | 'y') {
-                            return bad("power discs are r, b, y");
-                        }
-                        discs.push(d);
+                for d in r[..close].chars() {
+                    if !matches!(d, 'r' | 'b' | 'y') {
+                        return bad("power discs are r, b, y");
                     }
-                    rest = &r[close + 1..];
-                } else if t.starts_with(|c: char| c.is_ascii_lowercase()) {
-                    return bad("expected K, H, P or (discs) before the cell");
+                    discs.push(d);
                 }
-                let Some(sq) = parse_cell(rest) else {
-                    return bad("no cell a1..j10 at the end");
-                };
-                if cells[sq] != 0 {
-                    return bad("cell listed twice");
-                }
-                cells[sq] = stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
+                rest = &r[close + 1..];
+            } else if t.starts_with(|c: char| c.is_ascii_lowercase()) {
+                return bad("expected K, H, P or (discs) before the cell");
             }
+            let Some(sq) = parse_cell(rest) else {
+                return bad("no cell a1..j10 at the end");
+            };
+            if cells[sq] != 0 {
+                return bad("cell listed twice");
+            }
+            cells[sq] = stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
         }
-        let Some(turn) = turn else {
-            return Err(PositionError::syntax(
-                "side",
-                text.chars().count() + 1,
-                "missing \"White to move.\" or \"Black to move.\"",
-            ));
-        };
-        Self::from_cells(cells, turn, 0, 1)
+        Self::from_cells(cells, list.turn, 0, 1)
     }
 
     /// Appends the legal moves (shared by [`Game::legal_moves`]).
@@ -1302,10 +1259,7 @@ impl Game for Extreme2d {
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        let t = text.trim_start();
-        // The piece-list form's sentences come in any order, the side to move's included.
-        let list_starts = ["White:", "Black:", "White to move", "Black to move"];
-        if list_starts.iter().any(|s| t.starts_with(s)) {
+        if text::is_piece_list(text) {
             Self::parse_list(text)
         } else {
             Self::parse_compact(text)
@@ -1616,7 +1570,7 @@ impl Game for Extreme2d {
         d
     }
     fn to_text(&self) -> String {
-        let out = text::write_board(topology(), |sq, out| {
+        let out = text::write_board(topology(), None, |sq, out| {
             let s = self.cells[sq.index()];
             if s == 0 {
                 return false;

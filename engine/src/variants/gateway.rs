@@ -93,7 +93,7 @@
 //! * Quantum King step: `K>` and the destination row (level letter and rank), `K>y2`;
 //! * transformation: `T@` and the Emperor's cell, `T@xb1`.
 
-use super::text::{self, Bad, Counter, Runs, Spacing};
+use super::text::{self, Bad, Counter, Format, Punctuation, Runs, Spacing};
 use crate::attacks::AttackTables;
 use crate::bitboard::{BbWide, Bitboard};
 use crate::error::PositionError;
@@ -140,6 +140,14 @@ const NSQ: usize = FILES * RANKS * LEVELS;
 const NROWS: usize = RANKS * LEVELS;
 /// No QK (the side has its Emperor).
 const NO_ROW: u8 = u8::MAX;
+
+/// The compact text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Single,
+    runs: Runs::Digit,
+    too_long: "too many cells in the rank",
+    side: "expected w or b",
+};
 
 /// The missing cells (R): files `a` and `d` on ranks 3 and 8, on every level.
 pub const HOLES: [&str; 20] = [
@@ -948,7 +956,7 @@ impl Gateway {
     /// Parses the compact position text.
     fn parse_compact(text: &str) -> Result<Gateway, PositionError> {
         const NAMES: [&str; 4] = ["board", "side", "halfmove", "fullmove"];
-        let fields = text::fields(text, Spacing::Single, &NAMES)?;
+        let fields = FORMAT.fields(text, &NAMES)?;
         let end = text.chars().count() + 1;
         match fields.len() {
             1 => return Err(PositionError::syntax("side", end, "missing side to move")),
@@ -971,7 +979,7 @@ impl Gateway {
         let mut p = Gateway::empty(Color::White);
         let mut qk_cells = [GatewayBb::EMPTY; 2];
         // A piece letter, or `K`/`k` for a cell of a Quantum King (`None`).
-        let cells = text::read_board(fields[0], topology(), Runs::Digit, |chars, _| {
+        let cells = FORMAT.read_board(fields[0], topology(), |chars, _| {
             let c = chars[0];
             let color = if c.is_ascii_uppercase() {
                 Color::White
@@ -992,7 +1000,7 @@ impl Gateway {
                 None => qk_cells[color.index()].insert(sq),
             }
         }
-        p.turn = text::read_side(fields[1])?;
+        p.turn = FORMAT.read_side(fields[1])?;
         if fields.len() == 4 {
             let counter = Counter {
                 plus: false,
@@ -1023,131 +1031,37 @@ impl Gateway {
     /// move in any order, each exactly once, and the pieces of a list in any order.
     /// Parenthesised remarks, as in "W: Kx1 (no other White piece).", are ignored.
     fn parse_list(text: &str) -> Result<Gateway, PositionError> {
-        // Blank out remarks byte for byte, so that columns stay those of the input.
-        let mut depth = 0usize;
-        let mut blanked = String::with_capacity(text.len());
-        for c in text.chars() {
-            let remark = depth > 0 || c == '(';
-            match c {
-                '(' => depth += 1,
-                ')' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            if remark || c == ')' {
-                blanked.extend((0..c.len_utf8()).map(|_| ' '));
+        let list = text::read_piece_list(text, Punctuation::Strict)?;
+        let mut p = Gateway::empty(list.turn);
+        let err = |col: usize, msg: String| PositionError::syntax("pieces", col, msg);
+        for (c, col, item) in list.items {
+            let letter = item.chars().next().unwrap_or(' ');
+            let rest = &item[letter.len_utf8()..];
+            if letter == 'K' {
+                let row = topology()
+                    .parse_row(rest)
+                    .map(|(rank, level)| level as usize * RANKS + rank as usize)
+                    .filter(|&row| tables().rows[row].any())
+                    .ok_or_else(|| err(col + 1, format!("bad Quantum King row {rest:?}")))?;
+                if p.has_quantum_king(c) {
+                    return Err(err(col, "two Quantum Kings".into()));
+                }
+                p.set_qk(c, row as u8);
             } else {
-                blanked.push(c);
-            }
-        }
-        let text = blanked.as_str();
-        let mut p = Gateway::empty(Color::White);
-        let mut pos = 0usize;
-        let err = |col: usize, msg: String| PositionError::syntax("piece list", col + 1, msg);
-        let skip_ws = |pos: &mut usize| {
-            while text[*pos..].starts_with(' ') {
-                *pos += 1;
-            }
-        };
-        // The three sentences (White's list, Black's list, the side to move) are labelled, so
-        // they are read in any order; each must occur exactly once.
-        let mut listed = [false; 2];
-        let mut turn = None;
-        loop {
-            skip_ws(&mut pos);
-            if text[pos..].trim().is_empty() {
-                break;
-            }
-            let rest = &text[pos..];
-            let side = [(Color::White, "W:"), (Color::Black, "B:")]
-                .into_iter()
-                .find(|(_, header)| rest.starts_with(header));
-            if let Some((c, header)) = side {
-                if listed[c.index()] {
-                    return Err(err(pos, format!("{header:?} listed twice")));
+                let role = role_of_letter(letter)
+                    .filter(|_| letter.is_ascii_uppercase())
+                    .ok_or_else(|| err(col, format!("unknown piece letter {letter:?}")))?;
+                let sq = topology()
+                    .parse_name(rest)
+                    .filter(|&s| topology().exists(s))
+                    .map(Square::index)
+                    .ok_or_else(|| err(col + 1, format!("bad cell {rest:?}")))?;
+                if p.board[sq] != 0 {
+                    return Err(err(col + 1, format!("two pieces on {rest}")));
                 }
-                listed[c.index()] = true;
-                pos += header.len();
-                loop {
-                    skip_ws(&mut pos);
-                    let end = text[pos..].find([',', '.']).map_or(text.len(), |e| pos + e);
-                    let item = text[pos..end].trim_end();
-                    if item.is_empty() {
-                        return Err(err(pos, "expected a piece".into()));
-                    }
-                    let letter = item.chars().next().unwrap_or(' ');
-                    let rest = &item[letter.len_utf8()..];
-                    if letter == 'K' {
-                        let row = topology()
-                            .parse_row(rest)
-                            .map(|(rank, level)| level as usize * RANKS + rank as usize)
-                            .filter(|&row| tables().rows[row].any())
-                            .ok_or_else(|| {
-                                err(pos + 1, format!("bad Quantum King row {rest:?}"))
-                            })?;
-                        if p.has_quantum_king(c) {
-                            return Err(err(pos, "two Quantum Kings".into()));
-                        }
-                        p.set_qk(c, row as u8);
-                    } else {
-                        let role = role_of_letter(letter)
-                            .filter(|_| letter.is_ascii_uppercase())
-                            .ok_or_else(|| err(pos, format!("unknown piece letter {letter:?}")))?;
-                        let sq = topology()
-                            .parse_name(rest)
-                            .filter(|&s| topology().exists(s))
-                            .map(Square::index)
-                            .ok_or_else(|| err(pos + 1, format!("bad cell {rest:?}")))?;
-                        if p.board[sq] != 0 {
-                            return Err(err(pos + 1, format!("two pieces on {rest}")));
-                        }
-                        p.put(sq, c, role);
-                    }
-                    pos = end;
-                    if pos >= text.len() {
-                        return Err(err(pos, "expected ',' or '.'".into()));
-                    }
-                    pos += 1;
-                    if text.as_bytes()[pos - 1] == b'.' {
-                        break;
-                    }
-                }
-                continue;
-            }
-            let to_move = [
-                ("White to move", Color::White),
-                ("Black to move", Color::Black),
-            ]
-            .into_iter()
-            .find(|(sentence, _)| rest.starts_with(sentence));
-            let Some((sentence, c)) = to_move else {
-                return Err(err(
-                    pos,
-                    "expected \"W:\", \"B:\", \"White to move.\" or \"Black to move.\"".into(),
-                ));
-            };
-            if turn.is_some() {
-                return Err(err(pos, "side to move given twice".into()));
-            }
-            turn = Some(c);
-            pos += sentence.len();
-            // The full stop may be left out after the last sentence only.
-            if text[pos..].starts_with('.') {
-                pos += 1;
-            } else if !text[pos..].trim().is_empty() {
-                return Err(err(pos, "expected '.'".into()));
+                p.put(sq, c, role);
             }
         }
-        for (c, header) in [(Color::White, "W:"), (Color::Black, "B:")] {
-            if !listed[c.index()] {
-                return Err(err(text.len(), format!("missing the {header:?} list")));
-            }
-        }
-        p.turn = turn.ok_or_else(|| {
-            err(
-                text.len(),
-                "missing \"White to move.\" or \"Black to move.\"".into(),
-            )
-        })?;
         for c in Color::ALL {
             if p.qk_cells(c) & p.by_color[0] | p.qk_cells(c) & p.by_color[1] != GatewayBb::EMPTY {
                 return Err(PositionError::Setup(format!(
@@ -1213,9 +1127,7 @@ impl Game for Gateway {
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        let t = text.trim_start();
-        let list_starts = ["W:", "B:", "White to move", "Black to move"];
-        if list_starts.iter().any(|s| t.starts_with(s)) {
+        if text::is_piece_list(text) {
             Self::parse_list(text)
         } else {
             Self::parse_compact(text)
@@ -1515,7 +1427,7 @@ impl Game for Gateway {
         d
     }
     fn to_text(&self) -> String {
-        let mut s = text::write_board(topology(), |sq, s| {
+        let mut s = text::write_board(topology(), None, |sq, s| {
             let ch = if let Some(p) = Piece::from_code(self.board[sq.index()]) {
                 let l = ROLES[p.role.index()].letter;
                 if p.color == Color::White {
