@@ -61,6 +61,8 @@
 //!
 //! [`Extreme2d::from_text`](crate::Game::from_text) also accepts the piece-list form of the
 //! rules file's test positions: `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.`
+//! (Gateway's headers `W:` and `B:` are read too: one piece-list grammar,
+//! [`read_piece_list`](super::text::read_piece_list)).
 //!
 //! Order: a stack is a set of discs (one ownership disc, counts of each power colour), and
 //! the rules give the order of the discs beneath the ownership disc no meaning (a stack's

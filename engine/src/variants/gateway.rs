@@ -77,7 +77,8 @@
 //!
 //! The start position is [`START`]. [`Gateway::from_text`](crate::Game::from_text) also reads
 //! the rules file's piece-list form, `W: Kx1, Bwa4. B: Ezb10. White to move.` (`K` + level +
-//! rank for a Quantum King). Its three sentences are labelled, so they are read in any order
+//! rank for a Quantum King; Extreme 2D's headers `White:` and `Black:` are read too). Its
+//! three sentences are labelled, so they are read in any order
 //! (`B: Ezb10. W: Kx1. White to move.` too; the full stop may be left out after the last one),
 //! each exactly once, and so are the pieces of a list; the compact form is positional and has
 //! nothing unordered. Output is always the compact form, and it round-trips exactly.
