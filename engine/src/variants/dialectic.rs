@@ -852,21 +852,14 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
             } else {
                 Color::Black
             };
-            role.map(|r| (code(color, r as u8), 1))
+            role.map(|r| ((color, r as u8), 1))
                 .ok_or_else(|| Bad::At(0, format!("unknown piece letter {ch:?}")))
         })?;
-        for (sq, c) in cells {
-            let (sq, color) = (
-                sq.0 as u8,
-                if c & 1 == 1 {
-                    Color::White
-                } else {
-                    Color::Black
-                },
-            );
-            p.board[sq as usize] = c;
+        for (sq, (color, role)) in cells {
+            let sq = sq.0 as u8;
+            p.board[sq as usize] = code(color, role);
             p.occ[color.index()] |= 1 << sq;
-            if c == code(color, KING) {
+            if role == KING {
                 if p.kings[color.index()] != 64 {
                     return Err(PositionError::Setup("more than one King of a side".into()));
                 }

@@ -511,7 +511,7 @@ fn read_strict(text: &str) -> Result<PieceList, PositionError> {
         let rest = &text[pos..];
         if let Some((h, side)) = header(rest) {
             if listed[side.index()] {
-                return Err(err(pos, format!("{}'s list given twice", side.name())));
+                return Err(err(pos, format!("{h:?} listed twice")));
             }
             listed[side.index()] = true;
             pos += h.len();
@@ -556,9 +556,15 @@ fn read_strict(text: &str) -> Result<PieceList, PositionError> {
             return Err(err(pos, "expected '.'".into()));
         }
     }
-    for c in Color::ALL {
+    for (c, long, short) in [
+        (Color::White, "White:", "W:"),
+        (Color::Black, "Black:", "B:"),
+    ] {
         if !listed[c.index()] {
-            return Err(err(text.len(), format!("missing {}'s list", c.name())));
+            return Err(err(
+                text.len(),
+                format!("missing the {long:?} or {short:?} list"),
+            ));
         }
     }
     let turn = turn.ok_or_else(|| {
