@@ -418,41 +418,11 @@ impl<V: Variant> Position<V> {
     pub fn to_text(&self) -> String {
         let rules = V::rules();
         let topo = &rules.spec.topology;
-        let (files, ranks, _) = topo.dims();
-        let mut s = String::new();
-        for rank in (0..i16::from(ranks)).rev() {
-            let mut empty = 0;
-            for file in 0..i16::from(files) {
-                let sq = topo
-                    .square_at(crate::geometry::Coord {
-                        file,
-                        rank,
-                        level: 0,
-                    })
-                    .expect("inside the box");
-                let ch = if !topo.exists(sq) {
-                    Some('*')
-                } else {
-                    self.piece_at(sq).map(|p| rules.letter(p.color, p.role))
-                };
-                match ch {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = crate::variants::text::write_board(topo, Some('*'), |sq, s| {
+            self.piece_at(sq)
+                .map(|p| s.push(rules.letter(p.color, p.role)))
+                .is_some()
+        });
         s.push(' ');
         s.push(self.turn.char());
         if rules.spec.fen_style == FenStyle::Chess {

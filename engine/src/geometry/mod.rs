@@ -229,12 +229,39 @@ impl Topology {
     pub fn square_name(&self, sq: Square) -> String {
         let c = self.coord(sq);
         let file = (b'a' + c.file as u8) as char;
+        format!("{}{file}{}", self.level_prefix(c.level), c.rank + 1)
+    }
+
+    /// The level letter that starts a cell name on boards with several levels (empty on flat
+    /// boards).
+    fn level_prefix(&self, level: i16) -> String {
         if self.levels > 1 {
-            let level = (b'v' + c.level as u8) as char;
-            format!("{level}{file}{}", c.rank + 1)
+            ((b'v' + level as u8) as char).to_string()
         } else {
-            format!("{file}{}", c.rank + 1)
+            String::new()
         }
+    }
+
+    /// Name of a row (every file of one rank and level): the cell name without its file
+    /// letter (`x4`; `4` on flat boards), as Gateway Chess names its Quantum King's rows.
+    pub fn row_name(&self, rank: i16, level: i16) -> String {
+        format!("{}{}", self.level_prefix(level), rank + 1)
+    }
+
+    /// Parses a row name written as [`Topology::row_name`] writes it: `(rank, level)`, or
+    /// `None` if it is malformed (a leading zero included) or outside the box.
+    pub fn parse_row(&self, s: &str) -> Option<(i16, i16)> {
+        let split = usize::from(self.levels > 1);
+        let (level, rank) = (s.get(..split)?, s.get(split..)?);
+        let c = self.coord(self.parse_name(&format!("{level}a{rank}"))?);
+        Some((c.rank, c.level))
+    }
+
+    /// Parses a cell name only in the form [`Topology::square_name`] writes (no leading zero
+    /// in the rank), for the texts whose names are canonical; `None` otherwise. Holes
+    /// included: the caller decides whether the cell must exist.
+    pub fn parse_name(&self, s: &str) -> Option<Square> {
+        self.parse_square(s).filter(|&sq| self.square_name(sq) == s)
     }
 
     /// Parses an algebraic cell name; `None` if it is malformed or outside the box.

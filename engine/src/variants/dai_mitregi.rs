@@ -25,6 +25,7 @@
 //! Move text: `from` and `to` cell names (`e4e5`), `+` appended for a promotion (`d13c15+`),
 //! drops as the upper-case letter, `*` and the cell (`N*e5`), for either side.
 
+use super::text::{self, Bad, Format, Runs, Spacing};
 use crate::bitboard::{BbWide, Bitboard};
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
@@ -45,6 +46,14 @@ pub const RANKS: usize = 16;
 /// Depth of each camp, which is the other side's promotion zone (stated).
 pub const ZONE_DEPTH: usize = 4;
 const NSQ: usize = FILES * RANKS;
+
+/// The position text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Single,
+    runs: Runs::Number(2),
+    too_long: "rank has too many cells",
+    side: "expected 'w' or 'b'",
+};
 
 /// What `variantlab variants` says about the Leaping form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
@@ -728,10 +737,6 @@ pub type DaiMitregi = DaiMitregiPos<false>;
 /// The Stepping form.
 pub type DaiMitregiStepping = DaiMitregiPos<true>;
 
-fn square_name(sq: usize) -> String {
-    format!("{}{}", (b'a' + (sq % FILES) as u8) as char, sq / FILES + 1)
-}
-
 fn in_zone(color: Color, sq: usize) -> bool {
     let r = sq / FILES;
     match color {
@@ -796,125 +801,67 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
     /// A located syntax error, or a setup error (no or two royal pieces per side, an
     /// unpromoted piece on a cell from which it could never move).
     pub fn parse(text: &str) -> Result<Self, PositionError> {
-        let chars: Vec<char> = text.chars().collect();
-        let mut board = [0u8; NSQ];
-        let mut i = 0;
-        let syn = |f: &'static str, i: usize, m: &str| PositionError::syntax(f, i + 1, m);
-        for rank in (0..RANKS).rev() {
-            let mut file = 0;
-            while i < chars.len() && chars[i] != '/' && chars[i] != ' ' {
-                let ch = chars[i];
-                if ch.is_ascii_digit() {
-                    let mut n = 0usize;
-                    let st = i;
-                    if ch == '0' {
-                        return Err(syn("board", st, "run of empty cells starts with 0"));
-                    }
-                    while i < chars.len() && chars[i].is_ascii_digit() {
-                        n = n * 10 + (chars[i] as usize - '0' as usize);
-                        i += 1;
-                        if i - st > 2 {
-                            return Err(syn("board", st, "run of empty cells too long"));
-                        }
-                    }
-                    file += n;
-                    if file > FILES {
-                        return Err(syn("board", st, "rank has too many cells"));
-                    }
-                    continue;
-                }
-                let st = i;
-                let promo = ch == '+';
-                if promo {
-                    i += 1;
-                }
-                let Some(&l) = chars.get(i) else {
-                    return Err(syn("board", i, "'+' without a piece"));
-                };
-                let Some(r) = ROLES
-                    .iter()
-                    .position(|d| l.is_ascii_alphabetic() && d.letter == l.to_ascii_uppercase())
-                else {
-                    return Err(syn("board", i, &format!("unknown piece '{l}'")));
-                };
-                if file >= FILES {
-                    return Err(syn("board", st, "rank has too many cells"));
-                }
-                let color = if l.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                board[rank * FILES + file] = code(color, r, promo);
-                file += 1;
-                i += 1;
-            }
-            if file != FILES {
-                return Err(syn(
-                    "board",
-                    i,
-                    &format!("rank {} has {file} cells, not {FILES}", rank + 1),
-                ));
-            }
-            if rank > 0 {
-                if chars.get(i) != Some(&'/') {
-                    return Err(syn("board", i, "expected '/'"));
-                }
-                i += 1;
-            }
-        }
-        if chars.get(i) != Some(&' ') {
-            return Err(syn("board", i, "expected a space after the board"));
-        }
-        i += 1;
-        let turn = match chars.get(i) {
-            Some('w') => Color::White,
-            Some('b') => Color::Black,
-            _ => return Err(syn("side", i, "expected 'w' or 'b'")),
+        const NAMES: [&str; 3] = ["board", "side", "hands"];
+        let fields = FORMAT.fields(text, &NAMES)?;
+        let syn = |field: &'static str, col: usize, m: &str| PositionError::syntax(field, col, m);
+        let role_of_letter = |l: char| {
+            ROLES
+                .iter()
+                .position(|d| l.is_ascii_alphabetic() && d.letter == l.to_ascii_uppercase())
         };
-        i += 1;
-        if chars.get(i) != Some(&' ') {
-            return Err(syn("side", i, "expected a space after the side to move"));
+        let mut board = [0u8; NSQ];
+        let cells = FORMAT.read_board(fields[0], &tables().topo, |chars, _| {
+            let promo = chars[0] == '+';
+            let Some(&l) = chars.get(usize::from(promo)) else {
+                return Err(Bad::At(1, "'+' without a piece".into()));
+            };
+            let r = role_of_letter(l)
+                .ok_or_else(|| Bad::At(usize::from(promo), format!("unknown piece '{l}'")))?;
+            let color = if l.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Ok((code(color, r, promo), 1 + usize::from(promo)))
+        })?;
+        for (sq, c) in cells {
+            board[sq.index()] = c;
         }
-        i += 1;
+        // The board's problems first, then the missing or extra fields, left to right.
+        let end = text.chars().count() + 1;
+        match fields.len() {
+            1 => return Err(syn("board", end, "expected a space after the board")),
+            2 => return Err(syn("side", end, "expected a space after the side to move")),
+            3 => {}
+            _ => return Err(syn("hands", fields[3].0, "unexpected text after the hands")),
+        }
+        let turn = FORMAT.read_side(fields[1])?;
         let mut hands = [[0u8; NROLES]; 2];
-        match chars.get(i) {
-            Some('-') => i += 1,
-            Some('[') => {
-                i += 1;
-                if chars.get(i) == Some(&']') {
-                    return Err(syn("hands", i, "empty hands are written '-'"));
-                }
-                loop {
-                    match chars.get(i) {
-                        Some(']') => {
-                            i += 1;
-                            break;
-                        }
-                        Some(&l) => {
-                            let Some(r) = ROLES.iter().position(|d| {
-                                l.is_ascii_alphabetic() && d.letter == l.to_ascii_uppercase()
-                            }) else {
-                                return Err(syn("hands", i, &format!("unknown piece '{l}'")));
-                            };
-                            if r == KING {
-                                return Err(syn("hands", i, "a King cannot be in hand"));
-                            }
-                            let c = if l.is_ascii_uppercase() { 0 } else { 1 };
-                            if hands[c][r] as usize >= MAX_HAND {
-                                return Err(syn("hands", i, "too many pieces in hand"));
-                            }
-                            hands[c][r] += 1;
-                            i += 1;
-                        }
-                        None => return Err(syn("hands", i, "unterminated hand list")),
-                    }
-                }
+        let (col, h) = fields[2];
+        if h != "-" {
+            let syn = |k: usize, m: &str| PositionError::syntax("hands", col + k, m);
+            let Some(listed) = h.strip_prefix('[') else {
+                return Err(syn(0, "expected '-' or '['"));
+            };
+            let Some(inner) = listed.strip_suffix(']') else {
+                return Err(syn(h.chars().count(), "unterminated hand list"));
+            };
+            if inner.is_empty() {
+                return Err(syn(1, "empty hands are written '-'"));
             }
-            _ => return Err(syn("hands", i, "expected '-' or '['")),
-        }
-        if i != chars.len() {
-            return Err(syn("hands", i, "unexpected text after the hands"));
+            for (k, l) in inner.chars().enumerate() {
+                let Some(r) = role_of_letter(l) else {
+                    return Err(syn(k + 1, &format!("unknown piece '{l}'")));
+                };
+                if r == KING {
+                    return Err(syn(k + 1, "a King cannot be in hand"));
+                }
+                let c = if l.is_ascii_uppercase() { 0 } else { 1 };
+                if hands[c][r] as usize >= MAX_HAND {
+                    return Err(syn(k + 1, "too many pieces in hand"));
+                }
+                hands[c][r] += 1;
+            }
         }
         let mut kings = [None; 2];
         let form = &tables().forms[STEPPING as usize];
@@ -937,7 +884,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
                     "{} {} on {} could never move",
                     color.name(),
                     ROLES[role_of(c)].name,
-                    square_name(sq)
+                    tables().topo.square_name(Square(sq as u16))
                 )));
             }
         }
@@ -980,36 +927,22 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
 
     /// Writes the position text (see the module documentation).
     pub fn text(&self) -> String {
-        let mut s = String::new();
-        for rank in (0..RANKS).rev() {
-            let mut empty = 0;
-            for file in 0..FILES {
-                let c = self.board[rank * FILES + file];
-                if c == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s += &empty.to_string();
-                    empty = 0;
-                }
-                if promoted(c) {
-                    s.push('+');
-                }
-                let l = ROLES[role_of(c)].letter;
-                s.push(if color_of(c) == Color::White {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
+        let mut s = text::write_board(&tables().topo, None, |sq, s| {
+            let c = self.board[sq.index()];
+            if c == 0 {
+                return false;
             }
-            if empty > 0 {
-                s += &empty.to_string();
+            if promoted(c) {
+                s.push('+');
             }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+            let l = ROLES[role_of(c)].letter;
+            s.push(if color_of(c) == Color::White {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            });
+            true
+        });
         s.push(' ');
         s.push(self.turn.char());
         s.push(' ');
@@ -1652,17 +1585,17 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
             MoveKind::Drop => format!(
                 "{}*{}",
                 ROLES[m.role().index() % NROLES].letter,
-                square_name(m.to().index())
+                tables().topo.square_name(m.to())
             ),
             MoveKind::Promotion => format!(
                 "{}{}+",
-                square_name(m.from().index()),
-                square_name(m.to().index())
+                tables().topo.square_name(m.from()),
+                tables().topo.square_name(m.to())
             ),
             _ => format!(
                 "{}{}",
-                square_name(m.from().index()),
-                square_name(m.to().index())
+                tables().topo.square_name(m.from()),
+                tables().topo.square_name(m.to())
             ),
         }
     }

@@ -38,8 +38,10 @@
 //! King's move (`e1g1`). Token moves: `Txy` (Thesis to cell (x,y)), `Axy` (Antithesis),
 //! `Sxy` (Synthesis, Hegelian only).
 
+use super::text::{self, Bad, Counter, Format, Runs, Spacing};
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
+use crate::geometry::Topology;
 use crate::moves::{Move, MoveKind};
 use crate::zobrist::{SplitMix64, Zobrist};
 use crate::{Color, Role, Square};
@@ -94,6 +96,14 @@ pub type DialecticMoves = ArrayVec<Move, 512>;
 
 const START: &str = "rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21";
 const NO_EP: u8 = 64;
+
+/// The compact text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Spaces,
+    runs: Runs::Digit,
+    too_long: "rank too long",
+    side: "expected w or b",
+};
 
 struct Tables {
     /// Vectors of `L(cell)` per dialectic cell (x + 3y), with their count.
@@ -800,20 +810,6 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
     /// # Errors
     /// A located syntax error or an impossible position.
     pub fn parse(text: &str) -> Result<Self, PositionError> {
-        let mut fields: Vec<(usize, &str)> = Vec::new();
-        let mut start = None;
-        for (i, ch) in text.char_indices() {
-            if ch == ' ' {
-                if let Some(s) = start.take() {
-                    fields.push((s, &text[s..i]));
-                }
-            } else if start.is_none() {
-                start = Some(i);
-            }
-        }
-        if let Some(s) = start {
-            fields.push((s, &text[s..]));
-        }
         const NAMES: [&str; 8] = [
             "board",
             "side",
@@ -824,15 +820,16 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
             "tokens",
             "visited",
         ];
+        let fields = FORMAT.fields(text, &NAMES)?;
         if fields.len() < 7 || fields.len() > 8 {
             let n = fields.len().min(7);
             return Err(PositionError::syntax(
                 NAMES[n],
-                text.len() + 1,
+                text.chars().count() + 1,
                 format!("expected 7 or 8 fields, found {}", fields.len()),
             ));
         }
-        let col = |k: usize, off: usize| fields[k].0 + off + 1;
+        let col = |k: usize, off: usize| fields[k].0 + off;
         let mut p = DialecticPos::<HEGELIAN> {
             board: [0; 64],
             occ: [0; 2],
@@ -847,52 +844,27 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
             fullmove: 1,
             hash: 0,
         };
-        // board
-        let (mut x, mut y) = (0usize, 7usize);
-        for (i, ch) in fields[0].1.char_indices() {
-            let err = |m: &str| Err(PositionError::syntax("board", col(0, i), m));
-            if ch == '/' {
-                if x != 8 || y == 0 {
-                    return err("rank of wrong length or too many ranks");
-                }
-                x = 0;
-                y -= 1;
-            } else if let Some(d) = ch.to_digit(10) {
-                if d == 0 || x + d as usize > 8 {
-                    return err("bad empty count");
-                }
-                x += d as usize;
+        let cells = FORMAT.read_board(fields[0], topology(), |chars, _| {
+            let ch = chars[0];
+            let role = LETTERS.iter().position(|&l| l == ch.to_ascii_uppercase());
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
             } else {
-                let up = ch.to_ascii_uppercase();
-                let Some(role) = LETTERS.iter().position(|&l| l == up) else {
-                    return err("unknown piece letter");
-                };
-                if x >= 8 {
-                    return err("rank too long");
+                Color::Black
+            };
+            role.map(|r| ((color, r as u8), 1))
+                .ok_or_else(|| Bad::At(0, format!("unknown piece letter {ch:?}")))
+        })?;
+        for (sq, (color, role)) in cells {
+            let sq = sq.0 as u8;
+            p.board[sq as usize] = code(color, role);
+            p.occ[color.index()] |= 1 << sq;
+            if role == KING {
+                if p.kings[color.index()] != 64 {
+                    return Err(PositionError::Setup("more than one King of a side".into()));
                 }
-                let color = if ch.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let sq = (x + 8 * y) as u8;
-                p.board[sq as usize] = code(color, role as u8);
-                p.occ[color.index()] |= 1 << sq;
-                if role as u8 == KING {
-                    if p.kings[color.index()] != 64 {
-                        return Err(PositionError::Setup("more than one King of a side".into()));
-                    }
-                    p.kings[color.index()] = sq;
-                }
-                x += 1;
+                p.kings[color.index()] = sq;
             }
-        }
-        if x != 8 || y != 0 {
-            return Err(PositionError::syntax(
-                "board",
-                col(0, fields[0].1.len()),
-                "board must have 8 ranks of 8",
-            ));
         }
         if p.kings.contains(&64) {
             return Err(PositionError::Setup(
@@ -906,11 +878,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                 ));
             }
         }
-        p.turn = match fields[1].1 {
-            "w" => Color::White,
-            "b" => Color::Black,
-            _ => return Err(PositionError::syntax("side", col(1, 0), "expected w or b")),
-        };
+        p.turn = FORMAT.read_side(fields[1])?;
         if fields[2].1 != "-" {
             for (i, ch) in fields[2].1.char_indices() {
                 let bit = match ch {
@@ -947,16 +915,18 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
             }
         }
         if fields[3].1 != "-" {
-            let b = fields[3].1.as_bytes();
-            let want = if p.turn == Color::White { b'6' } else { b'3' };
-            if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || b[1] != want {
+            let want = if p.turn == Color::White { 5 } else { 2 };
+            let Some(ep) = topology()
+                .parse_name(fields[3].1)
+                .filter(|&sq| topology().coord(sq).rank == want)
+                .map(|sq| sq.0 as u8)
+            else {
                 return Err(PositionError::syntax(
                     "en passant",
                     col(3, 0),
                     "bad en passant square",
                 ));
-            }
-            let ep = (b[0] - b'a') + 8 * (b[1] - b'1');
+            };
             let pawn = ep_victim(ep, p.turn);
             if p.board[pawn as usize] != code(!p.turn, PAWN) || p.board[ep as usize] != 0 {
                 return Err(PositionError::Setup(
@@ -967,18 +937,14 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
                 p.ep = ep;
             }
         }
-        let num = |k: usize, min: u32| -> Result<u32, PositionError> {
-            match fields[k].1.parse::<u32>() {
-                Ok(n) if n >= min && n < 1_000_000 => Ok(n),
-                _ => Err(PositionError::syntax(
-                    NAMES[k],
-                    col(k, 0),
-                    "expected a number",
-                )),
-            }
+        // Rust's own number syntax (a `+` allowed), below a million.
+        let counter = Counter {
+            plus: true,
+            max_digits: usize::MAX,
+            max: 999_999,
         };
-        p.halfmove = num(4, 0)?;
-        p.fullmove = num(5, 1)?;
+        p.halfmove = counter.read(fields[4], NAMES[4], 0)?;
+        p.fullmove = counter.read(fields[5], NAMES[5], 1)?;
         let cell = |b: u8, c: u8| -> Option<u8> {
             if (b'0'..=b'2').contains(&b) && (b'0'..=b'2').contains(&c) {
                 Some((b - b'0') + 3 * (c - b'0'))
@@ -1063,33 +1029,19 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
 
     /// The position text (see the module doc).
     pub fn text(&self) -> String {
-        let mut s = String::new();
-        for y in (0..8).rev() {
-            let mut empty = 0;
-            for x in 0..8 {
-                let c = self.board[x + 8 * y];
-                if c == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                let l = LETTERS[((c - 1) >> 1) as usize];
-                s.push(if (c - 1) & 1 == 0 {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                });
+        let mut s = text::write_board(topology(), None, |sq, s| {
+            let c = self.board[sq.index()];
+            if c == 0 {
+                return false;
             }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if y > 0 {
-                s.push('/');
-            }
-        }
+            let l = LETTERS[((c - 1) >> 1) as usize];
+            s.push(if (c - 1) & 1 == 0 {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            });
+            true
+        });
         s.push_str(if self.turn == Color::White {
             " w "
         } else {
@@ -1107,7 +1059,7 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
         if self.ep == NO_EP {
             s.push('-');
         } else {
-            s.push_str(&square_name(self.ep));
+            s.push_str(&topology().square_name(Square(self.ep.into())));
         }
         let cell = |c: u8| format!("{}{}", c % 3, c / 3);
         s.push_str(&format!(
@@ -1138,8 +1090,10 @@ impl<const HEGELIAN: bool> DialecticPos<HEGELIAN> {
     }
 }
 
-fn square_name(sq: u8) -> String {
-    format!("{}{}", char::from(b'a' + sq % 8), char::from(b'1' + sq / 8))
+/// The 8x8 board, for cell names and the board text.
+fn topology() -> &'static Topology {
+    static TOPO: OnceLock<Topology> = OnceLock::new();
+    TOPO.get_or_init(|| Topology::rect(8, 8))
 }
 
 const VALUES: [i32; 7] = [100, 300, 330, 500, 900, 0, 500];
@@ -1456,7 +1410,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             MoveKind::AntithesisStep => format!("A{}{}", cell % 3, cell / 3),
             MoveKind::SynthesisStep => format!("S{}{}", cell % 3, cell / 3),
             k => {
-                let mut s = square_name(m.from().0 as u8) + &square_name(m.to().0 as u8);
+                let mut s = topology().square_name(m.from()) + &topology().square_name(m.to());
                 if k == MoveKind::Promotion {
                     s.push(LETTERS[m.role().index()].to_ascii_lowercase());
                 }

@@ -61,6 +61,8 @@
 //!
 //! [`Extreme2d::from_text`](crate::Game::from_text) also accepts the piece-list form of the
 //! rules file's test positions: `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.`
+//! (Gateway's headers `W:` and `B:` are read too: one piece-list grammar,
+//! [`read_piece_list`](super::text::read_piece_list)).
 //!
 //! Order: a stack is a set of discs (one ownership disc, counts of each power colour), and
 //! the rules give the order of the discs beneath the ownership disc no meaning (a stack's
@@ -82,9 +84,11 @@
 //! * placement: `K@c1,H@h1` (King cell first);
 //! * King–Heir swap: `e1<>h5` (King cell first; quote it in a shell).
 
+use super::text::{self, Bad, Counter, Format, Punctuation, Runs, Spacing};
 use crate::bitboard::Bb128;
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
+use crate::geometry::Topology;
 use crate::moves::{Move, MoveKind};
 use crate::see::{swap_with_gains, ROYAL};
 use crate::zobrist::SplitMix64;
@@ -396,30 +400,31 @@ pub struct Extreme2d {
     hash: u64,
 }
 
-/// Name of a cell, `a1` … `j10`.
-fn name(sq: usize) -> String {
-    format!("{}{}", (b'a' + (sq % W) as u8) as char, sq / W + 1)
+/// The 10x10 board, for cell names and the board text.
+fn topology() -> &'static Topology {
+    static TOPO: OnceLock<Topology> = OnceLock::new();
+    TOPO.get_or_init(|| Topology::rect(W as u8, W as u8))
 }
 
-/// Parses a cell name, `a1` … `j10`.
+/// Name of a cell, `a1` … `j10`.
+fn name(sq: usize) -> String {
+    topology().square_name(Square(sq as u16))
+}
+
+/// Parses a cell name, `a1` … `j10` (no leading zero).
 fn parse_cell(s: &str) -> Option<usize> {
-    let mut chars = s.chars();
-    let f = chars.next()?;
-    if !('a'..='j').contains(&f) {
-        return None;
-    }
-    let rank = chars.as_str();
-    if rank.is_empty() || rank.len() > 2 || !rank.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let r: usize = rank.parse().ok()?;
-    if !(1..=10).contains(&r) || rank.starts_with('0') {
-        return None;
-    }
-    Some((r - 1) * W + (f as u8 - b'a') as usize)
+    topology().parse_name(s).map(Square::index)
 }
 
 const START: &str = "[pr][pb]1[pb][pr][pr][pb]1[pb][pr]/1[py]1[py]2[py]1[py]1/pppppppppp/10/10/10/10/PPPPPPPPPP/1[Py]1[Py]2[Py]1[Py]1/[Pr][Pb]1[Pb][Pr][Pr][Pb]1[Pb][Pr] w 0 1";
+
+/// The compact text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Whitespace,
+    runs: Runs::Number(2),
+    too_long: "rank too long",
+    side: "side to move must be w or b",
+};
 
 /// Which disc an ownership / power letter stands for.
 enum Disc {
@@ -483,6 +488,34 @@ fn stack_from_discs(discs: &[char], cell: &str) -> Result<u16, String> {
     }
     let (o, r, _) = top.ok_or_else(|| format!("{cell}: stack without an ownership disc"))?;
     Ok(stack(o, r, counts[0], counts[1], counts[2]))
+}
+
+/// Reads one stack of the board text: an ownership letter or a bracketed disc list.
+fn read_stack(chars: &[char], sq: Square) -> Result<(u16, usize), Bad> {
+    let c = chars[0];
+    let (discs, used) = if c == '[' {
+        let close = chars.iter().position(|&x| x == ']');
+        let Some(close) = close.filter(|&k| !chars[1..k].contains(&'[')) else {
+            return Err(Bad::At(0, "unclosed [".into()));
+        };
+        (&chars[1..close], close + 1)
+    } else if matches!(c, 'P' | 'H' | 'K' | 'p' | 'h' | 'k') {
+        (&chars[..1], 1)
+    } else if matches!(c, 'r' | 'b' | 'y' | 'R' | 'B' | 'Y') {
+        let power = c.to_ascii_lowercase();
+        let m = format!("power disc {c:?} outside a stack: write e.g. [P{power}]");
+        return Err(Bad::At(0, m));
+    } else {
+        return Err(Bad::At(0, format!("unexpected character {c:?}")));
+    };
+    let cell = topology().square_name(sq);
+    if let Some(d) = discs.iter().find(|&&d| disc(d).is_none()) {
+        let m = format!("{cell}: unknown disc {d:?} (ownership P H K / p h k, powers r b y)");
+        return Err(Bad::At(0, m));
+    }
+    stack_from_discs(discs, &cell)
+        .map(|s| (s, used))
+        .map_err(Bad::Setup)
 }
 
 impl Extreme2d {
@@ -949,9 +982,6 @@ impl Extreme2d {
             }
             _ => {}
         }
-        if fullmove == 0 {
-            return setup("the fullmove number starts at 1".into());
-        }
         let mut pos = Extreme2d::empty();
         pos.turn = turn;
         pos.halfmove = halfmove;
@@ -976,33 +1006,21 @@ impl Extreme2d {
 
     /// Reads the compact text format (see the module documentation).
     fn parse_compact(text: &str) -> Result<Extreme2d, PositionError> {
-        let chars: Vec<char> = text.chars().collect();
-        // Fields: (start column, 1-based, text).
-        let mut fields: Vec<(usize, String)> = Vec::new();
-        let mut i = 0;
-        while i < chars.len() {
-            if chars[i].is_whitespace() {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < chars.len() && !chars[i].is_whitespace() {
-                i += 1;
-            }
-            fields.push((start + 1, chars[start..i].iter().collect()));
-        }
         let names = ["board", "side", "halfmove", "fullmove"];
+        let fields = FORMAT.fields(text, &names)?;
+        let end = text.chars().count() + 1;
         if fields.len() < 2 {
+            let missing = names[fields.len()];
             return Err(PositionError::syntax(
-                names[fields.len()],
-                chars.len() + 1,
-                format!("missing {} field", names[fields.len()]),
+                missing,
+                end,
+                format!("missing {missing} field"),
             ));
         }
         if fields.len() == 3 {
             return Err(PositionError::syntax(
                 "fullmove",
-                chars.len() + 1,
+                end,
                 "missing fullmove field (give both clocks or neither)",
             ));
         }
@@ -1013,230 +1031,75 @@ impl Extreme2d {
                 "unexpected text after the fullmove number",
             ));
         }
-        let cells = Self::parse_board(&fields[0].1, fields[0].0)?;
-        let turn = match fields[1].1.as_str() {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(PositionError::syntax(
-                    "side",
-                    fields[1].0,
-                    format!("side to move must be w or b, not {other:?}"),
-                ))
-            }
-        };
+        let mut cells = [0u16; N];
+        for (sq, s) in FORMAT.read_board(fields[0], topology(), read_stack)? {
+            cells[sq.index()] = s;
+        }
+        let turn = FORMAT.read_side(fields[1])?;
         let mut clocks = [0u32, 1];
+        let counter = Counter {
+            plus: false,
+            max_digits: usize::MAX,
+            max: u32::MAX,
+        };
         for k in 0..2 {
-            if let Some((col, f)) = fields.get(2 + k) {
-                clocks[k] = f
-                    .parse()
-                    .ok()
-                    .filter(|_| f.bytes().all(|b| b.is_ascii_digit()))
-                    .ok_or_else(|| {
-                        PositionError::syntax(names[2 + k], *col, format!("not a number: {f:?}"))
-                    })?;
+            if let Some(&f) = fields.get(2 + k) {
+                clocks[k] = counter.read(f, names[2 + k], k as u32)?;
             }
         }
         Self::from_cells(cells, turn, clocks[0], clocks[1])
-    }
-
-    fn parse_board(board: &str, col0: usize) -> Result<[u16; N], PositionError> {
-        let chars: Vec<char> = board.chars().collect();
-        let err = |i: usize, m: String| Err(PositionError::syntax("board", col0 + i, m));
-        let mut cells = [0u16; N];
-        let mut rank = 9usize; // ranks 10 down to 1
-        let mut file = 0usize;
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            match c {
-                '/' => {
-                    if file != W {
-                        return err(i, format!("rank {} has {file} cells, not 10", rank + 1));
-                    }
-                    if rank == 0 {
-                        return err(i, "more than 10 ranks".into());
-                    }
-                    rank -= 1;
-                    file = 0;
-                    i += 1;
-                }
-                '0'..='9' => {
-                    let start = i;
-                    let mut n = 0usize;
-                    while i < chars.len() && chars[i].is_ascii_digit() && n <= W {
-                        n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as usize;
-                        i += 1;
-                    }
-                    if n == 0 || n > W || chars[start] == '0' {
-                        return err(start, "an empty run is 1 to 10 cells".into());
-                    }
-                    if file + n > W {
-                        return err(start, format!("rank {} has more than 10 cells", rank + 1));
-                    }
-                    file += n;
-                }
-                _ => {
-                    let start = i;
-                    let discs: Vec<char> = if c == '[' {
-                        let close = match chars[i..].iter().position(|&x| x == ']') {
-                            Some(k) => i + k,
-                            None => return err(i, "unclosed [".into()),
-                        };
-                        let inner = chars[i + 1..close].to_vec();
-                        if let Some(k) = inner.iter().position(|&x| x == '[' || x == '/') {
-                            return err(i + 1 + k, "unclosed [".into());
-                        }
-                        i = close + 1;
-                        inner
-                    } else if matches!(c, 'P' | 'H' | 'K' | 'p' | 'h' | 'k') {
-                        i += 1;
-                        vec![c]
-                    } else if matches!(c, 'r' | 'b' | 'y' | 'R' | 'B' | 'Y') {
-                        return err(
-                            i,
-                            format!(
-                                "power disc {c:?} outside a stack: write e.g. [P{}]",
-                                c.to_ascii_lowercase()
-                            ),
-                        );
-                    } else {
-                        return err(i, format!("unexpected character {c:?}"));
-                    };
-                    if file >= W {
-                        return err(start, format!("rank {} has more than 10 cells", rank + 1));
-                    }
-                    let sq = rank * W + file;
-                    for &d in &discs {
-                        if disc(d).is_none() {
-                            return err(
-                                start,
-                                format!(
-                                    "{}: unknown disc {d:?} (ownership P H K / p h k, powers r b y)",
-                                    name(sq)
-                                ),
-                            );
-                        }
-                    }
-                    cells[sq] =
-                        stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
-                    file += 1;
-                }
-            }
-        }
-        if file != W {
-            return err(
-                chars.len(),
-                format!("rank {} has {file} cells, not 10", rank + 1),
-            );
-        }
-        if rank != 0 {
-            return err(chars.len(), format!("only {} ranks, not 10", 10 - rank));
-        }
-        Ok(cells)
     }
 
     /// Reads the rules file's piece-list form:
     /// `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.` The sentences, the stacks of a
     /// list and the discs in parentheses may come in any order.
     fn parse_list(text: &str) -> Result<Extreme2d, PositionError> {
+        let list = text::read_piece_list(text, Punctuation::Loose)?;
         let mut cells = [0u16; N];
-        let mut turn = None;
-        let mut seen = [false; 2];
-        let mut offset = 0usize; // char offset of the current part
-        for part in text.split('.') {
-            let part_chars = part.chars().count();
-            let lead = part.chars().take_while(|c| c.is_whitespace()).count();
-            let p = part.trim();
-            let col = offset + lead + 1;
-            offset += part_chars + 1;
-            if p.is_empty() {
-                continue;
-            }
-            let (side, list) = if let Some(rest) = p.strip_prefix("White:") {
-                (0, rest)
-            } else if let Some(rest) = p.strip_prefix("Black:") {
-                (1, rest)
-            } else if p == "White to move" || p == "Black to move" {
-                if turn.is_some() {
-                    return Err(PositionError::syntax(
-                        "side",
-                        col,
-                        "side to move given twice",
-                    ));
-                }
-                turn = Some(if p.starts_with('W') {
-                    Color::White
-                } else {
-                    Color::Black
-                });
-                continue;
-            } else {
-                return Err(PositionError::syntax(
+        for (side, tcol, t) in &list.items {
+            let bad = |m: &str| {
+                Err(PositionError::syntax(
                     "pieces",
-                    col,
-                    "expected \"White:\", \"Black:\" or \"White/Black to move\"",
-                ));
+                    *tcol,
+                    format!("{t:?}: {m}"),
+                ))
             };
-            if seen[side] {
-                return Err(PositionError::syntax("pieces", col, "side listed twice"));
-            }
-            seen[side] = true;
-            let mut tok_off = col + 6;
-            for tok in list.split(',') {
-                let tlead = tok.chars().take_while(|c| c.is_whitespace()).count();
-                let tcol = tok_off + tlead;
-                tok_off += tok.chars().count() + 1;
-                let t = tok.trim();
-                if t.is_empty() {
-                    continue;
+            let mut rest = t.as_str();
+            let letter = match rest.chars().next() {
+                Some(c @ ('K' | 'H' | 'P')) => {
+                    rest = &rest[1..];
+                    c
                 }
-                let bad =
-                    |m: &str| Err(PositionError::syntax("pieces", tcol, format!("{t:?}: {m}")));
-                let mut rest = t;
-                let letter = match rest.chars().next() {
-                    Some(c @ ('K' | 'H' | 'P')) => {
-                        rest = &rest[1..];
-                        c
-                    }
-                    _ => 'P',
+                _ => 'P',
+            };
+            let mut discs = vec![if *side == Color::White {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            }];
+            if let Some(r) = rest.strip_prefix('(') {
+                let Some(close) = r.find(')') else {
+                    return bad("unclosed (");
                 };
-                let mut discs = vec![if side == 0 {
-                    letter
-                } else {
-                    letter.to_ascii_lowercase()
-                }];
-                if let Some(r) = rest.strip_prefix('(') {
-                    let Some(close) = r.find(')') else {
-                        return bad("unclosed (");
-                    };
-                    for d in r[..close].chars() {
-                        if !matches!(d, 'r' | 'b' | 'y') {
-                            return bad("power discs are r, b, y");
-                        }
-                        discs.push(d);
+                for d in r[..close].chars() {
+                    if !matches!(d, 'r' | 'b' | 'y') {
+                        return bad("power discs are r, b, y");
                     }
-                    rest = &r[close + 1..];
-                } else if t.starts_with(|c: char| c.is_ascii_lowercase()) {
-                    return bad("expected K, H, P or (discs) before the cell");
+                    discs.push(d);
                 }
-                let Some(sq) = parse_cell(rest) else {
-                    return bad("no cell a1..j10 at the end");
-                };
-                if cells[sq] != 0 {
-                    return bad("cell listed twice");
-                }
-                cells[sq] = stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
+                rest = &r[close + 1..];
+            } else if t.starts_with(|c: char| c.is_ascii_lowercase()) {
+                return bad("expected K, H, P or (discs) before the cell");
             }
+            let Some(sq) = parse_cell(rest) else {
+                return bad("no cell a1..j10 at the end");
+            };
+            if cells[sq] != 0 {
+                return bad("cell listed twice");
+            }
+            cells[sq] = stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
         }
-        let Some(turn) = turn else {
-            return Err(PositionError::syntax(
-                "side",
-                text.chars().count() + 1,
-                "missing \"White to move.\" or \"Black to move.\"",
-            ));
-        };
-        Self::from_cells(cells, turn, 0, 1)
+        Self::from_cells(cells, list.turn, 0, 1)
     }
 
     /// Appends the legal moves (shared by [`Game::legal_moves`]).
@@ -1398,10 +1261,7 @@ impl Game for Extreme2d {
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        let t = text.trim_start();
-        // The piece-list form's sentences come in any order, the side to move's included.
-        let list_starts = ["White:", "Black:", "White to move", "Black to move"];
-        if list_starts.iter().any(|s| t.starts_with(s)) {
+        if text::is_piece_list(text) {
             Self::parse_list(text)
         } else {
             Self::parse_compact(text)
@@ -1677,9 +1537,8 @@ impl Game for Extreme2d {
     }
 
     fn diagram(&self) -> crate::diagram::Diagram {
-        let topo = crate::geometry::Topology::rect(W as u8, W as u8);
         let mut d = crate::diagram::Diagram::board(
-            &topo,
+            topology(),
             0.0,
             |_| String::new(),
             |_| None,
@@ -1713,39 +1572,25 @@ impl Game for Extreme2d {
         d
     }
     fn to_text(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..W).rev() {
-            let mut empty = 0;
-            for file in 0..W {
-                let s = self.cells[rank * W + file];
-                if s == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out += &empty.to_string();
-                    empty = 0;
-                }
-                if s & POWERS == 0 {
-                    out.push(owner_letter(s));
-                } else {
-                    out.push('[');
-                    out.push(owner_letter(s));
-                    for (n, c) in [(reds(s), 'r'), (blues(s), 'b'), (yellows(s), 'y')] {
-                        for _ in 0..n {
-                            out.push(c);
-                        }
+        let out = text::write_board(topology(), None, |sq, out| {
+            let s = self.cells[sq.index()];
+            if s == 0 {
+                return false;
+            }
+            if s & POWERS == 0 {
+                out.push(owner_letter(s));
+            } else {
+                out.push('[');
+                out.push(owner_letter(s));
+                for (n, c) in [(reds(s), 'r'), (blues(s), 'b'), (yellows(s), 'y')] {
+                    for _ in 0..n {
+                        out.push(c);
                     }
-                    out.push(']');
                 }
+                out.push(']');
             }
-            if empty > 0 {
-                out += &empty.to_string();
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+            true
+        });
         format!(
             "{out} {} {} {}",
             self.turn.char(),

@@ -77,7 +77,8 @@
 //!
 //! The start position is [`START`]. [`Gateway::from_text`](crate::Game::from_text) also reads
 //! the rules file's piece-list form, `W: Kx1, Bwa4. B: Ezb10. White to move.` (`K` + level +
-//! rank for a Quantum King). Its three sentences are labelled, so they are read in any order
+//! rank for a Quantum King; Extreme 2D's headers `White:` and `Black:` are read too). Its
+//! three sentences are labelled, so they are read in any order
 //! (`B: Ezb10. W: Kx1. White to move.` too; the full stop may be left out after the last one),
 //! each exactly once, and so are the pieces of a list; the compact form is positional and has
 //! nothing unordered. Output is always the compact form, and it round-trips exactly.
@@ -93,6 +94,7 @@
 //! * Quantum King step: `K>` and the destination row (level letter and rank), `K>y2`;
 //! * transformation: `T@` and the Emperor's cell, `T@xb1`.
 
+use super::text::{self, Bad, Counter, Format, Punctuation, Runs, Spacing};
 use crate::attacks::AttackTables;
 use crate::bitboard::{BbWide, Bitboard};
 use crate::error::PositionError;
@@ -139,6 +141,14 @@ const NSQ: usize = FILES * RANKS * LEVELS;
 const NROWS: usize = RANKS * LEVELS;
 /// No QK (the side has its Emperor).
 const NO_ROW: u8 = u8::MAX;
+
+/// The compact text's spacing, runs and error words.
+const FORMAT: Format = Format {
+    spacing: Spacing::Single,
+    runs: Runs::Digit,
+    too_long: "too many cells in the rank",
+    side: "expected w or b",
+};
 
 /// The missing cells (R): files `a` and `d` on ranks 3 and 8, on every level.
 pub const HOLES: [&str; 20] = [
@@ -479,45 +489,9 @@ fn coords(sq: usize) -> (usize, usize, usize) {
     (sq % FILES, (sq / FILES) % RANKS, sq / (FILES * RANKS))
 }
 
-fn cell_name(sq: usize) -> String {
-    let (f, r, l) = coords(sq);
-    format!(
-        "{}{}{}",
-        (b'v' + l as u8) as char,
-        (b'a' + f as u8) as char,
-        r + 1
-    )
-}
-
+/// The name of a Quantum King's row (level letter and rank, `x1`).
 fn row_name(row: usize) -> String {
-    format!(
-        "{}{}",
-        (b'v' + (row / RANKS) as u8) as char,
-        row % RANKS + 1
-    )
-}
-
-/// Parses `level file rank` strictly (no leading zeros); the cell number if it is in the box.
-fn parse_cell(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    if b.len() < 3 {
-        return None;
-    }
-    let l = b[0].checked_sub(b'v').filter(|&l| (l as usize) < LEVELS)? as usize;
-    let f = b[1].checked_sub(b'a').filter(|&f| (f as usize) < FILES)? as usize;
-    let r = parse_rank(&s[2..])?;
-    Some((l * RANKS + r) * FILES + f)
-}
-
-/// A rank number `1`–`10` as 0-based.
-fn parse_rank(s: &str) -> Option<usize> {
-    match s {
-        "10" => Some(9),
-        _ if s.len() == 1 && (b'1'..=b'9').contains(&s.as_bytes()[0]) => {
-            Some((s.as_bytes()[0] - b'1') as usize)
-        }
-        _ => None,
-    }
+    topology().row_name((row % RANKS) as i16, (row / RANKS) as i16)
 }
 
 fn role_of_letter(c: char) -> Option<usize> {
@@ -982,144 +956,60 @@ impl Gateway {
 
     /// Parses the compact position text.
     fn parse_compact(text: &str) -> Result<Gateway, PositionError> {
-        let mut p = Gateway::empty(Color::White);
-        let mut qk_cells = [GatewayBb::EMPTY; 2];
-        let bytes = text.as_bytes();
-        let board_end = text.find(' ').unwrap_or(text.len());
-        let (mut level, mut rank, mut file) = (0usize, RANKS - 1, 0usize);
-        let rank_len = |rank: usize| if rank == 2 || rank == 7 { 2 } else { 4 };
-        // Cells of a rank in order, skipping the holes.
-        let files_of = |rank: usize| -> &'static [usize] {
-            if rank == 2 || rank == 7 {
-                &[1, 2]
-            } else {
-                &[0, 1, 2, 3]
-            }
-        };
-        let err = |col: usize, msg: String| PositionError::syntax("board", col + 1, msg);
-        if board_end == 0 {
-            return Err(err(0, "empty board field".into()));
-        }
-        for (i, &b) in bytes[..board_end].iter().enumerate() {
-            match b {
-                b'/' | b'|' => {
-                    if file != rank_len(rank) {
-                        return Err(err(
-                            i,
-                            format!(
-                                "rank {} of level {} has {file} cells, expected {}",
-                                rank + 1,
-                                (b'v' + level as u8) as char,
-                                rank_len(rank)
-                            ),
-                        ));
-                    }
-                    if b == b'/' {
-                        if rank == 0 {
-                            return Err(err(i, "more than 10 ranks in a level".into()));
-                        }
-                        rank -= 1;
-                    } else {
-                        if rank != 0 {
-                            return Err(err(i, "fewer than 10 ranks in a level".into()));
-                        }
-                        if level + 1 == LEVELS {
-                            return Err(err(i, "more than 5 levels".into()));
-                        }
-                        level += 1;
-                        rank = RANKS - 1;
-                    }
-                    file = 0;
-                }
-                b'1'..=b'4' => {
-                    let n = (b - b'0') as usize;
-                    if file + n > rank_len(rank) {
-                        return Err(err(i, "too many cells in the rank".into()));
-                    }
-                    file += n;
-                }
-                _ => {
-                    let c = b as char;
-                    if file >= rank_len(rank) {
-                        return Err(err(i, "too many cells in the rank".into()));
-                    }
-                    let sq = (level * RANKS + rank) * FILES + files_of(rank)[file];
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    if c.eq_ignore_ascii_case(&'k') {
-                        qk_cells[color.index()].insert(Square(sq as u16));
-                    } else if let Some(role) = role_of_letter(c).filter(|_| c.is_ascii_alphabetic())
-                    {
-                        p.put(sq, color, role);
-                    } else {
-                        return Err(err(i, format!("unexpected character {c:?}")));
-                    }
-                    file += 1;
-                }
-            }
-        }
-        if level + 1 != LEVELS || rank != 0 || file != rank_len(0) {
-            return Err(err(
-                board_end,
-                "board ends early: expected 5 levels of 10 ranks".into(),
-            ));
-        }
-        let mut fields = text[board_end..].split(' ');
-        fields.next(); // the empty string before the first space (or nothing)
-        let mut col = board_end + 1;
-        // The next space-separated field and its 0-based column.
-        let mut next_field = || -> Option<(usize, &str)> {
-            let f = fields.next()?;
-            let c = col;
-            col += f.len() + 1;
-            Some((c, f))
-        };
-        match next_field() {
-            Some((_, "w")) => p.turn = Color::White,
-            Some((_, "b")) => p.turn = Color::Black,
-            Some((c, f)) => {
+        const NAMES: [&str; 4] = ["board", "side", "halfmove", "fullmove"];
+        let fields = FORMAT.fields(text, &NAMES)?;
+        let end = text.chars().count() + 1;
+        match fields.len() {
+            1 => return Err(PositionError::syntax("side", end, "missing side to move")),
+            3 => {
                 return Err(PositionError::syntax(
-                    "side",
-                    c + 1,
-                    format!("expected w or b, found {f:?}"),
+                    "fullmove",
+                    end,
+                    "missing fullmove number",
                 ))
             }
-            None => {
-                return Err(PositionError::syntax(
-                    "side",
-                    board_end + 1,
-                    "missing side to move",
-                ))
-            }
-        }
-        if let Some((c, f)) = next_field() {
-            p.halfmove = parse_number(f).ok_or_else(|| {
-                PositionError::syntax("halfmove", c + 1, format!("bad number {f:?}"))
-            })?;
-            match next_field() {
-                Some((c, f)) => {
-                    p.fullmove = parse_number(f).filter(|&n| n >= 1).ok_or_else(|| {
-                        PositionError::syntax("fullmove", c + 1, format!("bad number {f:?}"))
-                    })?;
-                }
-                None => {
-                    return Err(PositionError::syntax(
-                        "fullmove",
-                        text.len() + 1,
-                        "missing fullmove number",
-                    ))
-                }
-            }
-            if let Some((c, _)) = next_field() {
+            n if n > 4 => {
                 return Err(PositionError::syntax(
                     "end",
-                    c + 1,
+                    fields[4].0,
                     "unexpected text after the fullmove number",
-                ));
+                ))
             }
+            _ => {}
+        }
+        let mut p = Gateway::empty(Color::White);
+        let mut qk_cells = [GatewayBb::EMPTY; 2];
+        // A piece letter, or `K`/`k` for a cell of a Quantum King (`None`).
+        let cells = FORMAT.read_board(fields[0], topology(), |chars, _| {
+            let c = chars[0];
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if c.eq_ignore_ascii_case(&'k') {
+                return Ok(((color, None), 1));
+            }
+            role_of_letter(c)
+                .filter(|_| c.is_ascii_alphabetic())
+                .map(|role| ((color, Some(role)), 1))
+                .ok_or_else(|| Bad::At(0, format!("unexpected character {c:?}")))
+        })?;
+        for (sq, (color, role)) in cells {
+            match role {
+                Some(role) => p.put(sq.index(), color, role),
+                None => qk_cells[color.index()].insert(sq),
+            }
+        }
+        p.turn = FORMAT.read_side(fields[1])?;
+        if fields.len() == 4 {
+            let counter = Counter {
+                plus: false,
+                max_digits: 9,
+                max: u32::MAX,
+            };
+            p.halfmove = counter.read(fields[2], NAMES[2], 0)?;
+            p.fullmove = counter.read(fields[3], NAMES[3], 1)?;
         }
         for c in Color::ALL {
             let cells = qk_cells[c.index()];
@@ -1142,132 +1032,37 @@ impl Gateway {
     /// move in any order, each exactly once, and the pieces of a list in any order.
     /// Parenthesised remarks, as in "W: Kx1 (no other White piece).", are ignored.
     fn parse_list(text: &str) -> Result<Gateway, PositionError> {
-        // Blank out remarks byte for byte, so that columns stay those of the input.
-        let mut depth = 0usize;
-        let mut blanked = String::with_capacity(text.len());
-        for c in text.chars() {
-            let remark = depth > 0 || c == '(';
-            match c {
-                '(' => depth += 1,
-                ')' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            if remark || c == ')' {
-                blanked.extend((0..c.len_utf8()).map(|_| ' '));
+        let list = text::read_piece_list(text, Punctuation::Strict)?;
+        let mut p = Gateway::empty(list.turn);
+        let err = |col: usize, msg: String| PositionError::syntax("pieces", col, msg);
+        for (c, col, item) in list.items {
+            let letter = item.chars().next().unwrap_or(' ');
+            let rest = &item[letter.len_utf8()..];
+            if letter == 'K' {
+                let row = topology()
+                    .parse_row(rest)
+                    .map(|(rank, level)| level as usize * RANKS + rank as usize)
+                    .filter(|&row| tables().rows[row].any())
+                    .ok_or_else(|| err(col + 1, format!("bad Quantum King row {rest:?}")))?;
+                if p.has_quantum_king(c) {
+                    return Err(err(col, "two Quantum Kings".into()));
+                }
+                p.set_qk(c, row as u8);
             } else {
-                blanked.push(c);
-            }
-        }
-        let text = blanked.as_str();
-        let mut p = Gateway::empty(Color::White);
-        let mut pos = 0usize;
-        let err = |col: usize, msg: String| PositionError::syntax("piece list", col + 1, msg);
-        let skip_ws = |pos: &mut usize| {
-            while text[*pos..].starts_with(' ') {
-                *pos += 1;
-            }
-        };
-        // The three sentences (White's list, Black's list, the side to move) are labelled, so
-        // they are read in any order; each must occur exactly once.
-        let mut listed = [false; 2];
-        let mut turn = None;
-        loop {
-            skip_ws(&mut pos);
-            if text[pos..].trim().is_empty() {
-                break;
-            }
-            let rest = &text[pos..];
-            let side = [(Color::White, "W:"), (Color::Black, "B:")]
-                .into_iter()
-                .find(|(_, header)| rest.starts_with(header));
-            if let Some((c, header)) = side {
-                if listed[c.index()] {
-                    return Err(err(pos, format!("{header:?} listed twice")));
+                let role = role_of_letter(letter)
+                    .filter(|_| letter.is_ascii_uppercase())
+                    .ok_or_else(|| err(col, format!("unknown piece letter {letter:?}")))?;
+                let sq = topology()
+                    .parse_name(rest)
+                    .filter(|&s| topology().exists(s))
+                    .map(Square::index)
+                    .ok_or_else(|| err(col + 1, format!("bad cell {rest:?}")))?;
+                if p.board[sq] != 0 {
+                    return Err(err(col + 1, format!("two pieces on {rest}")));
                 }
-                listed[c.index()] = true;
-                pos += header.len();
-                loop {
-                    skip_ws(&mut pos);
-                    let end = text[pos..].find([',', '.']).map_or(text.len(), |e| pos + e);
-                    let item = text[pos..end].trim_end();
-                    if item.is_empty() {
-                        return Err(err(pos, "expected a piece".into()));
-                    }
-                    let letter = item.chars().next().unwrap_or(' ');
-                    let rest = &item[letter.len_utf8()..];
-                    if letter == 'K' {
-                        let row = rest
-                            .as_bytes()
-                            .first()
-                            .and_then(|&l| l.checked_sub(b'v'))
-                            .filter(|&l| (l as usize) < LEVELS)
-                            .and_then(|l| parse_rank(&rest[1..]).map(|r| l as usize * RANKS + r))
-                            .filter(|&row| tables().rows[row].any())
-                            .ok_or_else(|| {
-                                err(pos + 1, format!("bad Quantum King row {rest:?}"))
-                            })?;
-                        if p.has_quantum_king(c) {
-                            return Err(err(pos, "two Quantum Kings".into()));
-                        }
-                        p.set_qk(c, row as u8);
-                    } else {
-                        let role = role_of_letter(letter)
-                            .filter(|_| letter.is_ascii_uppercase())
-                            .ok_or_else(|| err(pos, format!("unknown piece letter {letter:?}")))?;
-                        let sq = parse_cell(rest)
-                            .filter(|&s| tables().topo.exists(Square(s as u16)))
-                            .ok_or_else(|| err(pos + 1, format!("bad cell {rest:?}")))?;
-                        if p.board[sq] != 0 {
-                            return Err(err(pos + 1, format!("two pieces on {rest}")));
-                        }
-                        p.put(sq, c, role);
-                    }
-                    pos = end;
-                    if pos >= text.len() {
-                        return Err(err(pos, "expected ',' or '.'".into()));
-                    }
-                    pos += 1;
-                    if text.as_bytes()[pos - 1] == b'.' {
-                        break;
-                    }
-                }
-                continue;
-            }
-            let to_move = [
-                ("White to move", Color::White),
-                ("Black to move", Color::Black),
-            ]
-            .into_iter()
-            .find(|(sentence, _)| rest.starts_with(sentence));
-            let Some((sentence, c)) = to_move else {
-                return Err(err(
-                    pos,
-                    "expected \"W:\", \"B:\", \"White to move.\" or \"Black to move.\"".into(),
-                ));
-            };
-            if turn.is_some() {
-                return Err(err(pos, "side to move given twice".into()));
-            }
-            turn = Some(c);
-            pos += sentence.len();
-            // The full stop may be left out after the last sentence only.
-            if text[pos..].starts_with('.') {
-                pos += 1;
-            } else if !text[pos..].trim().is_empty() {
-                return Err(err(pos, "expected '.'".into()));
+                p.put(sq, c, role);
             }
         }
-        for (c, header) in [(Color::White, "W:"), (Color::Black, "B:")] {
-            if !listed[c.index()] {
-                return Err(err(text.len(), format!("missing the {header:?} list")));
-            }
-        }
-        p.turn = turn.ok_or_else(|| {
-            err(
-                text.len(),
-                "missing \"White to move.\" or \"Black to move.\"".into(),
-            )
-        })?;
         for c in Color::ALL {
             if p.qk_cells(c) & p.by_color[0] | p.qk_cells(c) & p.by_color[1] != GatewayBb::EMPTY {
                 return Err(PositionError::Setup(format!(
@@ -1310,7 +1105,7 @@ impl Gateway {
             if let Some(s) = pawns.squares().find(|s| coords(s.index()).1 == last) {
                 return Err(PositionError::Setup(format!(
                     "unpromoted Pawn on {}",
-                    cell_name(s.index())
+                    topology().square_name(s)
                 )));
             }
         }
@@ -1325,13 +1120,6 @@ impl Gateway {
     }
 }
 
-fn parse_number(s: &str) -> Option<u32> {
-    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
 impl Game for Gateway {
     type Moves = GatewayMoves;
 
@@ -1340,9 +1128,7 @@ impl Game for Gateway {
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        let t = text.trim_start();
-        let list_starts = ["W:", "B:", "White to move", "Black to move"];
-        if list_starts.iter().any(|s| t.starts_with(s)) {
+        if text::is_piece_list(text) {
             Self::parse_list(text)
         } else {
             Self::parse_compact(text)
@@ -1642,51 +1428,24 @@ impl Game for Gateway {
         d
     }
     fn to_text(&self) -> String {
-        let mut s = String::new();
-        for level in 0..LEVELS {
-            if level > 0 {
-                s.push('|');
-            }
-            for rank in (0..RANKS).rev() {
-                if rank != RANKS - 1 {
-                    s.push('/');
+        let mut s = text::write_board(topology(), None, |sq, s| {
+            let ch = if let Some(p) = Piece::from_code(self.board[sq.index()]) {
+                let l = ROLES[p.role.index()].letter;
+                if p.color == Color::White {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
                 }
-                let mut empty = 0;
-                for file in 0..FILES {
-                    let sq = (level * RANKS + rank) * FILES + file;
-                    if !tables().topo.exists(Square(sq as u16)) {
-                        continue;
-                    }
-                    let ch = if let Some(p) = Piece::from_code(self.board[sq]) {
-                        let l = ROLES[p.role.index()].letter;
-                        Some(if p.color == Color::White {
-                            l
-                        } else {
-                            l.to_ascii_lowercase()
-                        })
-                    } else if self.qk_cells(Color::White).contains(Square(sq as u16)) {
-                        Some('K')
-                    } else if self.qk_cells(Color::Black).contains(Square(sq as u16)) {
-                        Some('k')
-                    } else {
-                        None
-                    };
-                    match ch {
-                        Some(ch) => {
-                            if empty > 0 {
-                                s.push((b'0' + empty) as char);
-                                empty = 0;
-                            }
-                            s.push(ch);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    s.push((b'0' + empty) as char);
-                }
-            }
-        }
+            } else if self.qk_cells(Color::White).contains(sq) {
+                'K'
+            } else if self.qk_cells(Color::Black).contains(sq) {
+                'k'
+            } else {
+                return false;
+            };
+            s.push(ch);
+            true
+        });
         s.push(' ');
         s.push(self.turn.char());
         s += &format!(" {} {}", self.halfmove, self.fullmove);
@@ -1696,17 +1455,17 @@ impl Game for Gateway {
     fn move_text(&self, m: Move) -> String {
         match m.kind() {
             MoveKind::QuantumStep => format!("K>{}", row_name(m.to().index() / FILES)),
-            MoveKind::Transform => format!("T@{}", cell_name(m.to().index())),
+            MoveKind::Transform => format!("T@{}", topology().square_name(m.to())),
             MoveKind::Promotion => format!(
                 "{}{}{}",
-                cell_name(m.from().index()),
-                cell_name(m.to().index()),
+                topology().square_name(m.from()),
+                topology().square_name(m.to()),
                 ROLES[m.role().index() % NROLES].letter.to_ascii_lowercase()
             ),
             _ => format!(
                 "{}{}",
-                cell_name(m.from().index()),
-                cell_name(m.to().index())
+                topology().square_name(m.from()),
+                topology().square_name(m.to())
             ),
         }
     }
