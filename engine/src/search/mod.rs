@@ -30,7 +30,7 @@ pub mod tt;
 
 pub use config::{EvalChoice, SearchConfig};
 pub use params::{Param, ParamError, SearchParams};
-pub use technique::Technique;
+pub use technique::{Status, Technique};
 pub use time::Limits;
 
 use crate::eval::Evaluator;
