@@ -27,7 +27,7 @@ pub struct SearchConfig {
     pub disabled: u64,
     /// The evaluation: the variant's tuned default, the classic one, or weights from a file.
     pub eval: EvalChoice,
-    /// Margins, reductions and windows ([`Param`]); the defaults are the tested search.
+    /// Margins, reductions and windows ([`super::Param`]); the defaults are the tested search.
     pub params: SearchParams,
 }
 

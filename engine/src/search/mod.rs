@@ -1,6 +1,6 @@
 //! Search for every variant: iterative-deepening principal-variation alpha-beta with a
 //! quiescence search, check extensions, mate scores, draw detection and a transposition
-//! table, generic over [`Game`] and so monomorphised per variant.
+//! table, generic over [`crate::Game`] and so monomorphised per variant.
 //!
 //! Reproducibility: with a node or depth limit the same position, configuration and seed give
 //! the same move and the same node count on any machine and thread count (each game owns its
@@ -197,6 +197,12 @@ impl Searcher {
     #[inline]
     fn param(&self, p: Param) -> i32 {
         self.config.params.get(p)
+    }
+
+    /// A parameter that counts plies (their ranges start at 0 or above).
+    #[inline]
+    fn plies(&self, p: Param) -> u32 {
+        self.param(p) as u32
     }
 
     /// The configuration.

@@ -4,36 +4,30 @@ use super::history::{history_index, update_history, update_history_i16, HISTORY_
 use super::negamax::Node;
 use super::ordering::FIRST_KEY;
 use super::tt::{Bound, TtHit};
-use super::{Param, Searcher, Technique, MATE, MATE_BOUND, NO_EVAL};
+use super::{Param, SearchParams, Searcher, Technique, MATE, MATE_BOUND, NO_EVAL};
 use crate::game::Game;
 use crate::moves::Move;
 
-/// How far a reduced search must beat the best score so far (plus two per ply of depth) for
-/// its re-search to go a ply deeper ([`Technique::ResearchDepth`]).
-pub(super) const DEEPER_MARGIN: i32 = 40;
-
-/// A reduced search that beats the best score so far by less than this is re-searched a
-/// ply shallower ([`Technique::ResearchDepth`]).
-pub(super) const SHALLOWER_MARGIN: i32 = 10;
-
 /// The depth of the full re-search of a reduced search that scored `score` against the
 /// best score so far ([`Technique::ResearchDepth`]): a ply deeper than `new_depth` after a
-/// wide overshoot, a ply shallower after a narrow one.
-pub(super) fn research_depth(new_depth: u32, score: i32, best_score: i32) -> u32 {
-    if score > best_score + DEEPER_MARGIN + 2 * new_depth as i32 {
+/// wide overshoot ([`Param::DeeperMargin`] plus [`Param::DeeperSlope`] per ply), a ply
+/// shallower after a narrow one ([`Param::ShallowerMargin`]).
+pub(super) fn research_depth(
+    params: &SearchParams,
+    new_depth: u32,
+    score: i32,
+    best_score: i32,
+) -> u32 {
+    let deeper =
+        params.get(Param::DeeperMargin) + params.get(Param::DeeperSlope) * new_depth as i32;
+    if score > best_score + deeper {
         new_depth + 1
-    } else if score < best_score + SHALLOWER_MARGIN {
+    } else if score < best_score + params.get(Param::ShallowerMargin) {
         new_depth.saturating_sub(1)
     } else {
         new_depth
     }
 }
-
-/// Deepest node where captures are pruned by futility ([`Technique::CaptureFutility`]).
-pub(super) const CAPTURE_FUTILITY_DEPTH: u32 = 6;
-
-/// The margin of capture futility: a base and a slope per ply of depth, in centipawns.
-pub(super) const CAPTURE_FUTILITY_MARGIN: (i32, i32) = (200, 200);
 
 impl Searcher {
     /// The move loop of [`Searcher::negamax`], over moves already ordered.
@@ -111,15 +105,20 @@ impl Searcher {
             };
             // Pruning before the move is played, at small depths away from the principal
             // variation, once a move has been searched and no mate is in sight.
-            if !pv_node && !in_check && i > 0 && prune_depth <= 6 && best_score > -MATE_BOUND {
+            if !pv_node
+                && !in_check
+                && i > 0
+                && prune_depth <= self.plies(Param::MovePruningDepth)
+                && best_score > -MATE_BOUND
+            {
                 let d = prune_depth as i32;
                 // SEE pruning: a move that loses material by exchange beyond a margin
                 // growing with depth.
                 if see_pruning {
                     let threshold = if tactical {
-                        -pawn * d
+                        -pawn * self.param(Param::SeeCaptureMargin) * d / 100
                     } else {
-                        -pawn * d * d / 4
+                        -pawn * self.param(Param::SeeQuietMargin) * d * d / 100
                     };
                     if pos.see_at_least(m, &self.values, threshold) == Some(false) {
                         continue;
@@ -128,10 +127,11 @@ impl Searcher {
                 // History pruning: a quiet move that has failed often elsewhere.
                 if history_pruning
                     && !tactical
-                    && depth <= 4
+                    && depth <= self.plies(Param::HistoryPruningDepth)
                     && m != killers[0]
                     && m != killers[1]
-                    && self.history[history_index(m)] < -(HISTORY_MAX / 8) * d
+                    && self.history[history_index(m)]
+                        < -(HISTORY_MAX / self.param(Param::HistoryPruningDivisor)) * d
                 {
                     continue;
                 }
@@ -149,12 +149,13 @@ impl Searcher {
                 && !pv_node
                 && !in_check
                 && i > 0
-                && depth <= CAPTURE_FUTILITY_DEPTH
+                && depth <= self.plies(Param::CaptureFutilityDepth)
                 && eval != NO_EVAL
                 && best_score > -MATE_BOUND
             {
                 if let Some(victim) = self.victim_value(pos, m) {
-                    let (base, slope) = CAPTURE_FUTILITY_MARGIN;
+                    let base = self.param(Param::CaptureFutilityBase);
+                    let slope = self.param(Param::CaptureFutilitySlope);
                     if eval + base + slope * depth as i32 + victim <= alpha {
                         continue;
                     }
@@ -172,11 +173,11 @@ impl Searcher {
                 // Late-move pruning: enough quiet moves tried.
                 let limit = (self.param(Param::LatePruningBase) as u32 + depth * depth) as usize
                     / if improving { 1 } else { 2 };
-                if depth <= 5 && quiets_tried >= limit {
+                if depth <= self.plies(Param::LatePruningDepth) && quiets_tried >= limit {
                     continue;
                 }
                 // Futility: the static evaluation is too far below alpha for a quiet move.
-                if prune_depth <= 5
+                if prune_depth <= self.plies(Param::FutilityDepth)
                     && eval != NO_EVAL
                     && eval
                         + self.param(Param::FutilityBase)
@@ -207,7 +208,11 @@ impl Searcher {
                 let mut r = 0;
                 if !self.on(Technique::LogReductions) {
                     r = i32::from(depth >= 3 && i >= 4 && quiet && !in_check);
-                } else if depth >= 3 && i >= 2 && quiet && !in_check {
+                } else if depth >= self.plies(Param::LmrDepth)
+                    && i >= self.plies(Param::LmrMove) as usize
+                    && quiet
+                    && !in_check
+                {
                     r = self.lmr_reduction(depth, i + 1);
                     if pv_node || (tt_pv && self.on(Technique::TtPv)) {
                         r -= 1;
@@ -235,7 +240,7 @@ impl Searcher {
                     }
                     r = r.clamp(0, new_depth as i32 - 1);
                 } else if capture_reductions
-                    && depth >= 3
+                    && depth >= self.plies(Param::LmrDepth)
                     && tactical
                     && order < 0
                     && !gives_check
@@ -252,7 +257,7 @@ impl Searcher {
                 if score > alpha && r > 0 {
                     // How far the reduced search overshot sets the re-search's depth.
                     let full = if deeper_or_shallower {
-                        research_depth(new_depth, score, best_score)
+                        research_depth(&self.config.params, new_depth, score, best_score)
                     } else {
                         new_depth
                     };
@@ -279,7 +284,7 @@ impl Searcher {
                     line.push(m);
                     line.extend_from_slice(&tail[0]);
                     if alpha >= beta {
-                        let bonus = (depth * depth) as i32 * 16;
+                        let bonus = (depth * depth) as i32 * self.param(Param::HistoryBonus);
                         if !tactical {
                             let k = &mut self.killers[ply as usize];
                             if k[0] != m {

@@ -35,24 +35,6 @@ pub(super) struct Node {
     pub(super) tt_pv: bool,
 }
 
-/// The least depth at which [`Technique::ProbCut`] is tried.
-pub(super) const PROBCUT_DEPTH: u32 = 5;
-
-/// Razoring's margin below alpha: `RAZOR_MARGIN + RAZOR_SLOPE·depth²` ([`Technique::Razoring`]).
-pub(super) const RAZOR_MARGIN: i32 = 300;
-
-pub(super) const RAZOR_SLOPE: i32 = 200;
-
-/// How far below the singular bound (centipawns) the other moves must stay for a double
-/// extension ([`Technique::DoubleExtensions`]).
-pub(super) const DOUBLE_MARGIN: i32 = 25;
-
-/// The most double extensions on one line from the root.
-pub(super) const MAX_DOUBLES: u8 = 6;
-
-/// How much shallower ProbCut's verifying search is than the node.
-pub(super) const PROBCUT_REDUCTION: u32 = 4;
-
 impl Searcher {
     /// Late-move reduction in plies for a move at `depth` that is the `index`-th tried (both
     /// at least 1): `base + ln(depth) ln(index) / divisor` ([`Param::LmrBase`],
@@ -172,7 +154,10 @@ impl Searcher {
                 } else {
                     0
                 };
-            if depth <= 6 && eval - margin >= beta && self.on(Technique::ReverseFutility) {
+            if depth <= self.plies(Param::ReverseFutilityDepth)
+                && eval - margin >= beta
+                && self.on(Technique::ReverseFutility)
+            {
                 return if self.on(Technique::ReverseFutilityMean) {
                     (eval + beta) / 2
                 } else {
@@ -182,8 +167,9 @@ impl Searcher {
             // Razoring: so far below alpha that only a capture could help; ask the
             // quiescence search whether one does.
             let d = depth as i32;
-            if depth <= 3
-                && eval + RAZOR_MARGIN + RAZOR_SLOPE * d * d < alpha
+            if depth <= self.plies(Param::RazorDepth)
+                && eval + self.param(Param::RazorMargin) + self.param(Param::RazorSlope) * d * d
+                    < alpha
                 && alpha.abs() < MATE_BOUND
                 && self.on(Technique::Razoring)
             {
@@ -197,7 +183,7 @@ impl Searcher {
             }
             // Null move: if passing still beats beta, a real move will too. Not twice in a
             // row, and not without pieces besides pawns (zugzwang).
-            if depth >= 3
+            if depth >= self.plies(Param::NullMoveDepth)
                 && eval >= beta
                 && !self.null_at[p]
                 && self.on(Technique::NullMove)
@@ -206,7 +192,8 @@ impl Searcher {
                 if let Some(null) = pos.null_move() {
                     let r = self.param(Param::NullMoveBase) as u32
                         + depth / self.param(Param::NullMoveDepthDivisor) as u32
-                        + ((eval - beta) / self.param(Param::NullMoveEvalDivisor)).clamp(0, 2)
+                        + ((eval - beta) / self.param(Param::NullMoveEvalDivisor))
+                            .clamp(0, self.param(Param::NullMoveEvalMax))
                             as u32;
                     self.null_at[p + 1] = true;
                     self.line_moves[p] = Move::default();
@@ -234,7 +221,7 @@ impl Searcher {
         let probcut = !pv_node
             && !in_check
             && excluded.is_none()
-            && depth >= PROBCUT_DEPTH
+            && depth >= self.plies(Param::ProbcutDepth)
             && beta.abs() < MATE_BOUND
             && self.on(Technique::ProbCut)
             && self.on(Technique::See);
@@ -258,10 +245,12 @@ impl Searcher {
             }
         }
         if probcut {
-            let probcut_beta = beta + 2 * self.pawn_value();
+            let probcut_beta = beta + self.pawn_value() * self.param(Param::ProbcutMargin) / 100;
             // Not when the table already says this position stays below the raised bound.
             let refuted = hit.is_some_and(|h| {
-                h.depth + 3 >= depth && h.bound != Bound::Lower && h.score < probcut_beta
+                h.depth + self.plies(Param::ProbcutTtDepth) >= depth
+                    && h.bound != Bound::Lower
+                    && h.score < probcut_beta
             });
             if !refuted {
                 if let Some(score) = self.probcut(
@@ -282,7 +271,10 @@ impl Searcher {
         // Internal iterative reduction: with no move from the table, this node was not
         // searched before; search it a ply shallower (the next iteration fills the table).
 
-        let depth = if tt_move.is_none() && depth >= 4 && self.on(Technique::IterativeReduction) {
+        let depth = if tt_move.is_none()
+            && depth >= self.plies(Param::IirDepth)
+            && self.on(Technique::IterativeReduction)
+        {
             depth - 1
         } else {
             depth
@@ -290,15 +282,15 @@ impl Searcher {
         // Singular extension: is the table's move the only good one here?
         let mut tt_extension = 0;
         if let (Some(h), Some(m)) = (hit, tt_move) {
-            if depth >= 6
+            if depth >= self.plies(Param::SingularDepth)
                 && excluded.is_none()
-                && h.depth + 3 >= depth
+                && h.depth + self.plies(Param::SingularTtDepth) >= depth
                 && h.bound != Bound::Upper
                 && h.score.abs() < MATE_BOUND
                 && self.on(Technique::SingularExtensions)
                 && tt_legal.unwrap_or_else(|| moves.as_ref().contains(&m))
             {
-                let singular_beta = h.score - 2 * depth as i32;
+                let singular_beta = h.score - self.param(Param::SingularMargin) * depth as i32;
                 self.excluded[p] = Some(m);
                 let window = (singular_beta - 1, singular_beta);
                 let score = self.negamax(pos, depth / 2, window, ply, cut_node);
@@ -310,8 +302,8 @@ impl Searcher {
                 // the other moves stay says how singular the table's move is.
                 if score < singular_beta {
                     tt_extension = if !pv_node
-                        && score < singular_beta - DOUBLE_MARGIN
-                        && self.doubles[p] < MAX_DOUBLES
+                        && score < singular_beta - self.param(Param::DoubleMargin)
+                        && i32::from(self.doubles[p]) < self.param(Param::MaxDoubles)
                         && self.on(Technique::DoubleExtensions)
                     {
                         2
@@ -354,9 +346,9 @@ impl Searcher {
         score
     }
 
-    /// ProbCut's captures at a node of `depth` (at least [`PROBCUT_DEPTH`]): each capture
+    /// ProbCut's captures at a node of `depth` (at least [`Param::ProbcutDepth`]): each capture
     /// whose exchange lifts `eval` to `probcut_beta`, best victim first, is searched by the
-    /// quiescence search and, if that holds, [`PROBCUT_REDUCTION`] plies shallower against
+    /// quiescence search and, if that holds, [`Param::ProbcutReduction`] plies shallower against
     /// the raised bound. The score of the first that holds (stored in the table as a lower
     /// bound), or `None`.
     pub(super) fn probcut<G: Game>(
@@ -393,7 +385,7 @@ impl Searcher {
             let bounds = (-probcut_beta, -probcut_beta + 1);
             let mut score = -self.quiesce(&child, bounds.0, bounds.1, ply + 1);
             if score >= probcut_beta && !self.stopped {
-                let reduced = depth - PROBCUT_REDUCTION;
+                let reduced = depth.saturating_sub(self.plies(Param::ProbcutReduction));
                 score = -self.negamax(&child, reduced, bounds, ply + 1, !cut_node);
             }
             if self.stopped {
@@ -401,7 +393,7 @@ impl Searcher {
             }
             if score >= probcut_beta {
                 let result = TtHit::new(
-                    depth - (PROBCUT_REDUCTION - 1),
+                    (depth + 1).saturating_sub(self.plies(Param::ProbcutReduction)),
                     score,
                     Bound::Lower,
                     Some(m),

@@ -2,7 +2,7 @@
 
 use super::ordering::{order_key, pick_largest, FIRST_KEY, WINNING_CAPTURES};
 use super::tt::{Bound, TtHit};
-use super::{Searcher, Technique, MATE, MAX_PLY};
+use super::{Param, Searcher, Technique, MATE, MAX_PLY};
 use crate::game::Game;
 use crate::moves::Move;
 
@@ -61,7 +61,7 @@ impl Searcher {
         let see = !in_check && self.on(Technique::See);
         // Delta pruning: the most a capture can lift the stand-pat score to.
         let delta = (!in_check && self.on(Technique::DeltaPruning))
-            .then(|| best.saturating_add(2 * self.pawn_value()));
+            .then(|| best.saturating_add(self.pawn_value() * self.param(Param::DeltaMargin) / 100));
         let mut list = std::mem::take(&mut self.scratch[ply as usize]);
         list.clear();
         for &m in moves.as_ref() {

@@ -79,7 +79,7 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
             let full = (-MATE - 1, MATE + 1);
-            let (score, best) = if depth >= 4
+            let (score, best) = if depth >= self.plies(Param::AspirationDepth)
                 && self.on(Technique::Aspiration)
                 && result.score.abs() < MATE_BOUND
             {
@@ -91,8 +91,8 @@ impl Searcher {
                     if self.stopped || (sc > window.0 && sc < window.1) {
                         break (sc, bm);
                     }
-                    w *= 3;
-                    if w > 800 {
+                    w *= self.param(Param::AspirationGrowth);
+                    if w > self.param(Param::AspirationMax) {
                         break self.root(pos, depth, &root_moves, full);
                     }
                 }

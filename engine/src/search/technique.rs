@@ -3,6 +3,11 @@
 //! generates the enum, its bits, [`Technique::ALL`], the names and the default set, as the
 //! variant registry does for variants.
 
+#[cfg(doc)]
+use super::Param;
+#[cfg(doc)]
+use crate::game::Game;
+
 /// Whether a technique is on by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -95,7 +100,7 @@ techniques! {
     SeePruning => "see_pruning", On;
     /// History pruning: at depth 4 or less, away from the principal variation and once a
     /// move has been searched, a quiet move (not a killer) whose history is below
-    /// `-HISTORY_MAX / 8` per ply of depth is not searched.
+    /// `-HISTORY_MAX / 8` ([`Param::HistoryPruningDivisor`]) per ply of depth is not searched.
     HistoryPruning => "history_pruning", Experiment;
     /// Delta pruning in the quiescence search: out of check, a capture (not a promotion)
     /// whose victim, with a margin of two cheapest kinds, cannot lift the stand-pat score to
@@ -150,7 +155,7 @@ techniques! {
     /// the other good move.
     NegativeExtensions => "negative_extensions", Experiment;
     /// Razoring: away from the principal variation at depth 3 or less, a node whose static
-    /// evaluation lies more than `RAZOR_MARGIN + RAZOR_SLOPE·depth²` below alpha is given to
+    /// evaluation lies more than `razor_margin + razor_slope·depth²` ([`Param::RazorMargin`], [`Param::RazorSlope`]) below alpha is given to
     /// the quiescence search, and if that stays below alpha too, its score is returned.
     Razoring => "razoring", Experiment;
     /// Pruning at the reduced depth: futility pruning and SEE pruning of a late quiet move
@@ -160,8 +165,8 @@ techniques! {
     ReducedDepthPruning => "reduced_depth_pruning", On;
     /// Double extensions (with [`Technique::SingularExtensions`]): a table's move that every
     /// other move stays well below (the singular search's fail-soft score more than
-    /// [`DOUBLE_MARGIN`] under its bound) is searched two plies deeper, at most
-    /// [`MAX_DOUBLES`] times on one line, away from the principal variation.
+    /// [`Param::DoubleMargin`] under its bound) is searched two plies deeper, at most
+    /// [`Param::MaxDoubles`] times on one line, away from the principal variation.
     DoubleExtensions => "double_extensions", Experiment;
     /// Reverse futility returns the mean of the evaluation and beta instead of the
     /// evaluation: the evaluation's margin above beta is an estimate, and a result nearer
@@ -169,12 +174,12 @@ techniques! {
     ReverseFutilityMean => "reverse_futility_mean", Experiment;
     /// A deeper or shallower re-search after a reduced one: where a late move's reduced
     /// search beats alpha, its full-depth re-search goes a ply deeper if the reduced score
-    /// beat the best so far by a wide margin ([`DEEPER_MARGIN`] plus two per ply), and a
-    /// ply shallower if it barely beat it ([`SHALLOWER_MARGIN`]): how far the reduced
+    /// beat the best so far by a wide margin ([`Param::DeeperMargin`] plus [`Param::DeeperSlope`] per ply), and a
+    /// ply shallower if it barely beat it ([`Param::ShallowerMargin`]): how far the reduced
     /// search overshot says how much the move is worth a closer look.
     ResearchDepth => "research_depth", Experiment;
     /// Futility pruning of captures: away from the principal variation, at depth
-    /// [`CAPTURE_FUTILITY_DEPTH`] or less, a capture that gives no check and whose victim,
+    /// [`Param::CaptureFutilityDepth`] or less, a capture that gives no check and whose victim,
     /// with a margin growing with depth, cannot lift the static evaluation to alpha is not
     /// searched (the main search's counterpart of the quiescence search's delta pruning).
     CaptureFutility => "capture_futility", Experiment;
