@@ -6,6 +6,12 @@
 //! the same move and the same node count on any machine and thread count (each game owns its
 //! searcher). Only `movetime` depends on the clock.
 //!
+//! Its parts, by concern: `config` (what a configuration sets), `technique` and `params` (the
+//! tables of techniques and numeric parameters), `time` (limits), `root` (iterative
+//! deepening), `negamax` (a node before its moves), `move_loop` (its moves), `quiesce`,
+//! `ordering`, `history` (what the search learns) and `evaluation` (the static evaluation
+//! as the search uses it); `tt` is the transposition table.
+//!
 //! ```
 //! use variantlab_engine::search::{Limits, SearchConfig, Searcher};
 //! use variantlab_engine::{position::Position, variants::Chess, Game};
