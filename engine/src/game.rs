@@ -162,7 +162,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// (numbered from its owner's side), mobility and royal-zone attacks where the variant
     /// has cheap attack tables, pieces in hand, pawn structure. Material (and pairs of a
     /// kind) is counted by the caller from [`Game::material`].
-    fn eval_features<S: crate::eval::FeatureSink>(&self, _sink: &mut S) {}
+    fn eval_features<S: crate::features::FeatureSink>(&self, _sink: &mut S) {}
     /// The position with one piece of material kind `kind` removed from `color` (the
     /// lowest-numbered such cell; no en passant right kept), for material-odds games and
     /// trade openings; `None` where the variant cannot remove that kind (a royal piece, a

@@ -17,6 +17,7 @@ pub mod bitboard;
 pub mod diagram;
 pub mod error;
 pub mod eval;
+mod features;
 mod fen;
 pub mod game;
 pub mod geometry;

@@ -1,0 +1,78 @@
+//! What a named configuration sets: values, table size, evaluation, techniques and parameters.
+
+use super::{SearchParams, Technique};
+use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
+use crate::game::Game;
+use std::sync::Arc;
+
+/// Engine parameters: what a named configuration changes between two engine versions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Material values in centipawns that override the evaluation's own, indexed like
+    /// [`Game::material_kinds`]; `None` or a missing entry keeps the evaluation's value (a
+    /// tuned weights file's material, or the variant's default for the classic evaluation).
+    pub values: Vec<Option<i32>>,
+    /// Transposition table size in MiB (0 disables it).
+    pub hash_mib: usize,
+    /// Whether the positional terms (mobility, centralisation) are used.
+    pub positional: bool,
+    /// Root randomisation: each root move gets a seeded bonus in `0..=randomize` centipawns,
+    /// so near-equal moves vary between games. 0 = off.
+    pub randomize: i32,
+    /// Seed of the root randomisation.
+    pub seed: u64,
+    /// Search techniques switched off (a set of [`Technique`] bits), so a build can be
+    /// compared with itself minus one technique; [`Technique::DEFAULT_OFF`] by default (the
+    /// techniques that are built but did not pass their SPRT).
+    pub disabled: u64,
+    /// The evaluation: the variant's tuned default, the classic one, or weights from a file.
+    pub eval: EvalChoice,
+    /// Margins, reductions and windows ([`super::Param`]); the defaults are the tested search.
+    pub params: SearchParams,
+}
+
+/// Which evaluation a configuration uses.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum EvalChoice {
+    /// The variant's embedded tuned weights ([`crate::eval::builtin`]) where it has them,
+    /// else the classic evaluation.
+    #[default]
+    Default,
+    /// Material plus the classic positional terms ([`Game::positional`]): the evaluation
+    /// before tuning, kept for comparison.
+    Classic,
+    /// Weights read from a file.
+    Weights(Arc<EvalWeights>),
+}
+
+impl EvalChoice {
+    /// The evaluator this choice gives for `G`, `None` for the classic evaluation.
+    ///
+    /// # Errors
+    /// If file weights do not fit the variant.
+    pub fn evaluator<G: Game>(&self) -> Result<Option<Evaluator>, WeightsError> {
+        match self {
+            EvalChoice::Classic => Ok(None),
+            EvalChoice::Default => match builtin(G::start().variant_name()) {
+                Some(w) => Evaluator::new::<G>(&w).map(Some),
+                None => Ok(None),
+            },
+            EvalChoice::Weights(w) => Evaluator::new::<G>(w).map(Some),
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            values: Vec::new(),
+            hash_mib: 16,
+            positional: true,
+            randomize: 0,
+            seed: 0,
+            disabled: Technique::DEFAULT_OFF,
+            eval: EvalChoice::Default,
+            params: SearchParams::default(),
+        }
+    }
+}
