@@ -338,7 +338,7 @@ const RUN_COLUMNS: [&str; 12] = [
 fn run_fields(run: &RunData, b: &Balance) -> Vec<String> {
     let c = &run.config;
     vec![
-        c.variant.clone(),
+        c.variant.name().to_string(),
         run.dir.display().to_string(),
         c.white.name.clone(),
         c.black.name.clone(),
@@ -546,7 +546,7 @@ pub fn stats_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
         let b = balance(r);
         out!(
             "{:<22} {}  White {}  Elo {}  draws {}  balance {} of {} decisive",
-            r.config.variant,
+            r.config.variant.name(),
             b.games_text(),
             b.white_score.show(3),
             b.white_elo.show(0),

@@ -419,8 +419,7 @@ fn play(args: PlayArgs) -> Result<()> {
             None => (PlayJob::Resume(named), dir),
         }
     } else {
-        let name = variant_name(args.variant)?;
-        VariantKind::from_name(&name)?;
+        let variant = variant_kind(args.variant)?;
         let games = args.games.expect("clap requires --games");
         if games == 0 {
             bail!("--games must be at least 1");
@@ -474,8 +473,8 @@ fn play(args: PlayArgs) -> Result<()> {
             .transpose()?;
         let timed = args.movetime.is_some() || tc.is_some();
         let mut config = RunConfig {
-            variant_file: crate::variant_file::definition_for(&name),
-            variant: name.clone(),
+            variant_file: crate::variant_file::definition_for(variant),
+            variant,
             games,
             nodes: args.nodes.or(if args.depth.is_none() && !timed {
                 Some(crate::config::DEFAULT_NODES)
@@ -493,7 +492,7 @@ fn play(args: PlayArgs) -> Result<()> {
             adjudication: Adjudication {
                 max_plies: args
                     .max_plies
-                    .unwrap_or_else(|| crate::config::default_max_plies(&name)),
+                    .unwrap_or_else(|| crate::config::default_max_plies(variant)),
                 resign: resign.map(|[cp, n]| (cp as i32, n as u32)),
                 draw: draw.map(|[cp, n, from]| (cp as i32, n as u32, from as u32)),
             },
@@ -510,7 +509,9 @@ fn play(args: PlayArgs) -> Result<()> {
             finished: None,
         };
         config.reproducible = config.is_reproducible();
-        let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
+        let dir = args
+            .out
+            .unwrap_or_else(|| PathBuf::from("out").join(variant.name()));
         (PlayJob::Start(Box::new(config), args.force), dir)
     };
     tournament::play_command(job, &dir, &opts)
@@ -667,14 +668,13 @@ fn sprt(a: SprtArgs) -> Result<()> {
             dir,
         ),
         None => {
-            let name = variant_name(a.variant)?;
+            let variant = variant_kind(a.variant)?;
             let max_plies = a
                 .max_plies
-                .unwrap_or_else(|| crate::config::default_max_plies(&name));
-            variant(&name)?;
+                .unwrap_or_else(|| crate::config::default_max_plies(variant));
             let mut config = crate::sprt::SprtConfig {
-                variant_file: crate::variant_file::definition_for(&name),
-                variant: name,
+                variant_file: crate::variant_file::definition_for(variant),
+                variant,
                 base: EngineConfig::load(a.base.as_deref().unwrap_or("default"))?,
                 test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
                 elo0: a.elo0,
@@ -765,7 +765,7 @@ pub struct ValuesArgs {
 }
 
 fn values(a: ValuesArgs) -> Result<()> {
-    let kind = variant(&variant_name(a.variant)?)?;
+    let kind = variant_kind(a.variant)?;
     let threads = threads(a.threads)?;
     let out = a
         .out
@@ -804,7 +804,7 @@ pub fn run() -> Result<()> {
             divide,
             json,
         } => inspect::perft_command(
-            variant(&variant_name(name)?)?,
+            variant_kind(name)?,
             depth,
             position.as_deref(),
             divide,
@@ -841,7 +841,7 @@ pub fn run() -> Result<()> {
                 ..SearchConfig::default()
             };
             inspect::search_command(
-                variant(&variant_name(name)?)?,
+                variant_kind(name)?,
                 position.as_deref(),
                 limits,
                 config,
@@ -873,16 +873,16 @@ pub fn run() -> Result<()> {
         Command::Merge { dirs, out, force } => crate::merge::merge_command(&dirs, &out, force),
         Command::Study(args) => study(args),
         Command::Bench {
-            variant,
+            variant: name,
             json,
             no_perft,
             table,
         } => {
             let loaded = variantlab_engine::variants::file::loaded();
-            let kinds = match (variant.as_deref(), loaded) {
+            let kinds = match (name.as_deref(), loaded) {
                 (Some("all"), _) | (None, None) => VariantKind::ALL.to_vec(),
                 (None, Some(l)) => vec![l.kind],
-                (Some(name), _) => vec![VariantKind::from_name(name)?],
+                (Some(name), _) => vec![variant(name)?],
             };
             crate::bench::command(&kinds, json, no_perft, table.as_deref())
         }
@@ -891,15 +891,17 @@ pub fn run() -> Result<()> {
     }
 }
 
+/// A variant name of the command line, parsed: the one place a command's variant is looked
+/// up by name (the loaded variant file's included); everything past it carries the kind.
 fn variant(name: &str) -> Result<VariantKind> {
     Ok(VariantKind::from_name(name)?)
 }
 
-/// The `--variant` given, or else the loaded variant file's name.
-fn variant_name(given: Option<String>) -> Result<String> {
+/// The `--variant` given, or else the loaded variant file's.
+fn variant_kind(given: Option<String>) -> Result<VariantKind> {
     match (given, variantlab_engine::variants::file::loaded()) {
-        (Some(n), _) => Ok(n),
-        (None, Some(l)) => Ok(l.name.to_string()),
+        (Some(n), _) => variant(&n),
+        (None, Some(l)) => Ok(l.kind),
         (None, None) => {
             bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
         }

@@ -322,11 +322,8 @@ pub const DEFAULT_OPENINGS: &str = "balanced-plies:6";
 /// Ply cap of a variant's games unless a command sets one (`--max-plies`): the registry's
 /// ([`VariantInfo::max_plies`](variantlab_engine::variants::VariantInfo::max_plies)); a game
 /// still going then is a draw.
-pub fn default_max_plies(variant: &str) -> u32 {
-    variantlab_engine::VariantKind::from_name(variant)
-        .map_or(variantlab_engine::variants::DEFAULT_MAX_PLIES, |kind| {
-            kind.info().max_plies
-        })
+pub fn default_max_plies(variant: variantlab_engine::VariantKind) -> u32 {
+    variant.info().max_plies
 }
 
 /// The most games a run, study or match may have: far beyond any study one machine

@@ -11,7 +11,7 @@ use crate::tournament::{
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use variantlab_engine::{with_variant, VariantKind};
+use variantlab_engine::with_variant;
 
 /// Combines shard folders into `out`, refusing folders from different studies. The whole
 /// result is written into a folder beside `out` (`OUT.merging`), which then takes `out`'s
@@ -44,8 +44,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
             _ => {}
         }
         c.openings_in(d)?;
-        let kind = VariantKind::from_name(&c.variant)?;
-        header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
+        header = games_header(&with_variant!(c.variant, G => G::start().material_kinds()));
         let games_path = d.join("games.csv");
         if ends_unfinished(&games_path)? {
             bail!(
@@ -90,7 +89,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
             "{} holds another run ({} games of {}); use --force to replace it, or choose another --out",
             out.display(),
             there.games,
-            there.variant
+            there.variant.name()
         ),
         Err(e) if !force => {
             return Err(e.context(format!(

@@ -33,8 +33,9 @@ use variantlab_engine::{with_variant, Color, VariantKind};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SprtConfig {
-    /// Variant name.
-    pub variant: String,
+    /// The variant (written as its name).
+    #[serde(with = "crate::variant_file::by_name")]
+    pub variant: VariantKind,
     /// The variant's definition when it was read from a file: part of the match's identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant_file: Option<crate::variant_file::VariantDefinition>,
@@ -311,8 +312,8 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         if !cpath.exists() {
             bail!("--resume {}: no sprt_config.json there", dir.display());
         }
+        crate::variant_file::load_stored(&cpath)?;
         let c: SprtConfig = crate::output::read_json(&cpath)?;
-        crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
         for engine in [&c.base, &c.test] {
             engine
                 .check_name()
@@ -336,14 +337,13 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
                 crate::run_folder::clear(dir)?;
             }
             c.test()?;
-            let kind = VariantKind::from_name(&c.variant)?;
-            with_variant!(kind, G => {
+            with_variant!(c.variant, G => {
                 Openings::parse::<G>(&c.openings)?;
                 c.base.validate::<G>()?;
                 c.test.validate::<G>()?;
             });
-            c.base.check_engine(&c.variant)?;
-            c.test.check_engine(&c.variant)?;
+            c.base.check_engine(c.variant.name())?;
+            c.test.check_engine(c.variant.name())?;
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output folder {}", dir.display()))?;
             write_json(&cpath, &c)?;
@@ -367,8 +367,7 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
     };
     crate::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
     let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
-    let kind = VariantKind::from_name(&config.variant)?;
-    with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))
+    with_variant!(config.variant, G => run_variant::<G>(&config, dir, threads, quiet))
 }
 
 /// How often a match without a terminal prints where it stands.

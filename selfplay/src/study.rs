@@ -39,7 +39,7 @@ pub fn command(study: &Study, opts: &RunOptions) -> Result<()> {
     let mut lines = Vec::new();
     for &kind in &study.kinds {
         let dir = out.join(kind.name());
-        let mut config = RunConfig::self_play(kind.name(), games, nodes, study.seed, opts.threads);
+        let mut config = RunConfig::self_play(kind, games, nodes, study.seed, opts.threads);
         config.openings = study.openings.clone();
         if let Some(cap) = study.max_plies {
             config.adjudication.max_plies = cap;

@@ -36,8 +36,9 @@ use variantlab_engine::{with_variant, Color, VariantKind};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
-    /// Variant name.
-    pub variant: String,
+    /// The variant (written as its name).
+    #[serde(with = "crate::variant_file::by_name")]
+    pub variant: VariantKind,
     /// The variant's definition when it was read from a file (`--variant-file`): part of
     /// the run's identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,14 +103,14 @@ impl RunConfig {
     /// openings, recording moves, with the default ply cap (the study and the piece-value
     /// regression use it).
     pub fn self_play(
-        variant: &str,
+        variant: VariantKind,
         games: u64,
         nodes: u64,
         seed: u64,
         threads: usize,
     ) -> RunConfig {
         RunConfig {
-            variant: variant.to_string(),
+            variant,
             variant_file: crate::variant_file::definition_for(variant),
             games,
             nodes: Some(nodes),
@@ -367,13 +368,13 @@ pub fn saved_config(dir: &Path) -> Result<Option<RunConfig>> {
     if !path.exists() {
         return Ok(None);
     }
+    crate::variant_file::load_stored(&path)?;
     let config: RunConfig = crate::output::read_json(&path)?;
     for engine in [&config.white, &config.black] {
         engine
             .check_name()
             .with_context(|| format!("reading {}", path.display()))?;
     }
-    crate::variant_file::ensure(&config.variant, config.variant_file.as_ref(), &path)?;
     Ok(Some(config))
 }
 
@@ -398,7 +399,7 @@ pub fn resume_or_replace(dir: &Path, config: &RunConfig, force: bool) -> Result<
             "{} holds a run made with other settings ({} games of {} at {}); use --force to replace it, or choose another --out",
             dir.display(),
             saved.games,
-            saved.variant,
+            saved.variant.name(),
             match (saved.nodes, saved.depth, saved.movetime, saved.tc) {
                 (Some(n), ..) => format!("{n} nodes"),
                 (None, Some(d), ..) => format!("depth {d}"),
@@ -540,14 +541,13 @@ pub fn play_command(job: PlayJob, dir: &Path, opts: &RunOptions) -> Result<()> {
 /// Checks a configuration against its variant (openings, piece values) before any file is
 /// written.
 fn validate(config: &RunConfig) -> Result<()> {
-    let kind = VariantKind::from_name(&config.variant)?;
-    with_variant!(kind, G => {
+    with_variant!(config.variant, G => {
         Openings::parse::<G>(&config.openings)?;
         config.white.validate::<G>()?;
         config.black.validate::<G>()?;
     });
-    config.white.check_engine(&config.variant)?;
-    config.black.check_engine(&config.variant)?;
+    config.white.check_engine(config.variant.name())?;
+    config.black.check_engine(config.variant.name())?;
     Ok(())
 }
 
@@ -772,7 +772,6 @@ impl Summary {
 }
 
 fn run(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
-    let kind = VariantKind::from_name(&config.variant)?;
     if !opts.quiet {
         eprintln!(
             "{}: safe to interrupt; `variantlab play --resume {}` finishes the run",
@@ -782,7 +781,7 @@ fn run(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> 
     }
     config.threads = opts.threads;
     crate::config::check_memory(opts.threads, config.games, [&config.white, &config.black])?;
-    with_variant!(kind, G => run_variant::<G>(config, dir, opts))
+    with_variant!(config.variant, G => run_variant::<G>(config, dir, opts))
 }
 
 struct Job {
@@ -1074,7 +1073,7 @@ fn game_row(
         job.id.to_string(),
         pair.to_string(),
         job.seed.to_string(),
-        cfg.variant.clone(),
+        cfg.variant.name().to_string(),
         opening.to_string(),
         w.to_string(),
         b.to_string(),

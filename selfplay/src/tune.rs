@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use variantlab_engine::eval::{EvalWeights, Evaluator, FeatureRecorder, Layout, Provenance};
 use variantlab_engine::game::Game;
 use variantlab_engine::search::EvalChoice;
-use variantlab_engine::{with_variant, VariantKind};
+use variantlab_engine::with_variant;
 
 /// What `variantlab tune` is asked to do.
 #[derive(Clone, Debug)]
@@ -227,11 +227,11 @@ pub fn read_positions_keeping<G: Game>(
     let kinds = start.material_kinds();
     for dir in dirs {
         let run = crate::recorded::read_run(dir)?;
-        if run.variant != start.variant_name() {
+        if run.variant.name() != start.variant_name() {
             bail!(
                 "{}: games of {}, not {} (tune one variant at a time)",
                 dir.display(),
-                run.variant,
+                run.variant.name(),
                 start.variant_name()
             );
         }
@@ -545,10 +545,8 @@ pub fn run(o: &TuneOptions) -> Result<()> {
     if o.rescore_engine.is_some() && o.rescore_nodes.is_none() {
         bail!("--rescore-engine searches each position with --rescore-nodes nodes: give --rescore-nodes");
     }
-    let variant = crate::recorded::read_run(first)?.variant;
-    let kind = VariantKind::from_name(&variant)
-        .with_context(|| format!("{}: run.json", first.display()))?;
-    with_variant!(kind, G => tune::<G>(o, &variant))
+    let kind = crate::recorded::read_run(first)?.variant;
+    with_variant!(kind, G => tune::<G>(o, kind.name()))
 }
 
 fn tune<G: Game>(o: &TuneOptions, variant: &str) -> Result<()> {

@@ -168,6 +168,8 @@ pub fn unit_kind(kinds: &[(&'static str, i32)], unit: Option<&str>) -> Result<us
 /// Settings of the imbalance method.
 #[derive(Clone, Debug)]
 pub struct ImbalanceSettings {
+    /// The variant.
+    pub variant: VariantKind,
     /// Game pairs per kind.
     pub pairs: u64,
     /// Nodes per move.
@@ -198,7 +200,7 @@ fn odds_elo<G: Game>(
     ];
     let openings =
         Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
-    let cap = crate::config::default_max_plies(start.variant_name());
+    let cap = crate::config::default_max_plies(set.variant);
     let spec = PlayerSpec::new::<G>(
         &crate::config::EngineConfig::default_named(),
         Limits::nodes(set.nodes),
@@ -590,15 +592,15 @@ fn material_sample(
 ) -> Result<MaterialSample> {
     let variant = runs
         .first()
-        .map(|r| r.config.variant.clone())
+        .map(|r| r.config.variant.name().to_string())
         .unwrap_or_default();
     let mut rows: Vec<(Vec<f64>, f64, u64)> = Vec::new();
     for (ri, run) in runs.iter().enumerate() {
-        if run.config.variant != variant {
+        if run.config.variant.name() != variant {
             bail!(
                 "{}: variant {} differs from {variant}",
                 run.dir.display(),
-                run.config.variant
+                run.config.variant.name()
             );
         }
         let result: BTreeMap<u64, f64> = run
@@ -885,6 +887,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             bail!("--pairs must be at least 1");
         }
         let set = ImbalanceSettings {
+            variant: kind,
             pairs: job.pairs,
             nodes: job.nodes,
             seed: job.seed,
@@ -904,7 +907,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             // A file of openings is checksummed first, so a resume compares like with like.
             let config = RunConfig {
                 openings: job.openings.clone(),
-                ..RunConfig::self_play(kind.name(), job.games, job.nodes, job.seed, threads)
+                ..RunConfig::self_play(kind, job.games, job.nodes, job.seed, threads)
             }
             .with_openings_checksum()?;
             if tournament::resume_or_replace(&dir, &config, job.force)? {
@@ -921,11 +924,11 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             .map(|d| crate::analysis::load(d))
             .collect::<Result<Vec<_>>>()?;
         for r in &runs {
-            if r.config.variant != kind.name() {
+            if r.config.variant != kind {
                 bail!(
                     "{} holds games of {}, not of {}: its pieces are not this variant's",
                     r.dir.display(),
-                    r.config.variant,
+                    r.config.variant.name(),
                     kind.name()
                 );
             }

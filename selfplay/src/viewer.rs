@@ -231,7 +231,7 @@ pub fn run_view<G: Game>(
         list.push(entry);
     }
     let data = json!({
-        "variant": run.variant,
+        "variant": run.variant.name(),
         "label": label,
         "cells": start.cells.len(),
         "template": template,
