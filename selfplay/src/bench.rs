@@ -127,7 +127,7 @@ pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
         .expect("the default configuration fits every variant");
         let t = Instant::now();
         for id in 0..games {
-            let seed = crate::tournament::game_seed(7, id);
+            let seed = crate::schedule::game_seed(7, id);
             let (start, _) = openings.opening::<G>(id, seed);
             let (mut w, mut b) = (spec.player(seed), spec.player(seed ^ 1));
             play_game(start, Players { white: &mut w, black: &mut b }, Adjudication { max_plies: kind.info().max_plies, resign: None, draw: None }, false);

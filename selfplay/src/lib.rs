@@ -20,6 +20,7 @@ pub mod recorded;
 pub mod report;
 pub mod rescore;
 pub mod run_folder;
+pub mod schedule;
 pub mod sprt;
 pub mod stats;
 pub mod study;

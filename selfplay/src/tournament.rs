@@ -12,20 +12,16 @@ use crate::folder_lock::FolderLock;
 use crate::openings::Openings;
 use crate::output::{out, write_json};
 use crate::pgn;
-use crate::play::{play_game, Adjudication, GameOutcome, PlayerSpec, Players, TimeControl};
+use crate::play::{Adjudication, GameOutcome, TimeControl};
+use crate::schedule::{self, Flow, Match, MatchSettings, Order, Played, Slot};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
-use std::sync::mpsc;
-use std::time::Instant;
 use variantlab_engine::game::Game;
 use variantlab_engine::search::Limits;
-use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
 /// Everything that defines a run; saved as `run.json`, and read back strictly: an unknown
@@ -198,19 +194,25 @@ impl RunConfig {
         Ok(copy.display().to_string())
     }
 
-    /// The limits per move of a player whose configuration sets none: nodes, depth or
-    /// movetime; none with a clock alone (the clock then sets each move's time).
-    pub fn default_limits(&self) -> Limits {
-        default_limits(self.nodes, self.depth, self.movetime, self.tc)
+    /// The settings the games are played with: engine A is `white`, and a player whose
+    /// configuration sets no limits gets nodes, depth or movetime (none with a clock alone:
+    /// the clock then sets each move's time).
+    pub fn settings(&self) -> MatchSettings {
+        MatchSettings {
+            variant: self.variant,
+            engines: [self.white.clone(), self.black.clone()],
+            limits: default_limits(self.nodes, self.depth, self.movetime, self.tc),
+            tc: self.tc,
+            seed: self.seed,
+            openings: self.openings.clone(),
+            adjudication: self.adjudication,
+            record_moves: self.record_moves,
+        }
     }
 
-    /// Whether these settings fix every game by the seed: no time limit, no external
-    /// engine.
+    /// Whether these settings fix every game by the seed ([`MatchSettings::is_reproducible`]).
     pub fn is_reproducible(&self) -> bool {
-        self.movetime.is_none()
-            && self.tc.is_none()
-            && !self.white.is_external()
-            && !self.black.is_external()
+        self.settings().is_reproducible()
     }
 
     /// Whether game `id` belongs to this run's shard.
@@ -258,11 +260,6 @@ pub fn fnv1a_hex(bytes: &[u8]) -> String {
 /// with changes.
 pub fn git_commit() -> Option<String> {
     option_env!("VARIANTLAB_GIT_COMMIT").map(String::from)
-}
-
-/// The seed of one game.
-pub fn game_seed(master: u64, game_id: u64) -> u64 {
-    SplitMix64(master ^ game_id.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next()
 }
 
 pub(crate) fn now() -> u64 {
@@ -336,7 +333,7 @@ pub fn start_or_replace(
     force: bool,
 ) -> Result<Summary> {
     let config = config.with_openings_checksum()?;
-    validate(&config)?;
+    config.settings().validate()?;
     crate::config::check_memory(opts.threads, config.games, [&config.white, &config.black])?;
     std::fs::create_dir_all(dir)
         .with_context(|| format!("creating output folder {}", dir.display()))?;
@@ -535,19 +532,6 @@ pub fn play_command(job: PlayJob, dir: &Path, opts: &RunOptions) -> Result<()> {
     };
     out!("{}", summary.line());
     out!("wrote {}", dir.join("games.csv").display());
-    Ok(())
-}
-
-/// Checks a configuration against its variant (openings, piece values) before any file is
-/// written.
-fn validate(config: &RunConfig) -> Result<()> {
-    with_variant!(config.variant, G => {
-        Openings::parse::<G>(&config.openings)?;
-        config.white.validate::<G>()?;
-        config.black.validate::<G>()?;
-    });
-    config.white.check_engine(config.variant.name())?;
-    config.black.check_engine(config.variant.name())?;
     Ok(())
 }
 
@@ -784,22 +768,16 @@ fn run(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> 
     with_variant!(config.variant, G => run_variant::<G>(config, dir, opts))
 }
 
-struct Job {
-    id: u64,
-    seed: u64,
-}
-
-#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
 fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) -> Result<Summary> {
+    let settings = MatchSettings {
+        openings: config.openings_in(dir)?,
+        ..config.settings()
+    };
     // Checked before the run.json was written, so a failure here comes from that file.
-    let openings = Openings::parse::<G>(&config.openings_in(dir)?)
+    let openings = Openings::parse::<G>(&settings.openings)
         .with_context(|| format!("the openings of {}", dir.join("run.json").display()))?;
     let kinds = G::start().material_kinds();
-    // Both players are set up (external engines started) before anything is played.
-    let logs = dir.join(ENGINE_LOGS);
-    let defaults = config.default_limits();
-    let spec = |c: &EngineConfig| PlayerSpec::new::<G>(c, defaults, config.tc, Some(&logs));
-    let (spec_a, spec_b) = (spec(&config.white)?, spec(&config.black)?);
+    let players = settings.players::<G>(Some(&dir.join(ENGINE_LOGS)))?;
     let header = games_header(&kinds);
     let games_path = dir.join("games.csv");
     let moves_path = dir.join("moves.csv");
@@ -864,26 +842,11 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     }
     let done: BTreeSet<u64> = done_rows.iter().map(id_of).collect();
 
-    // The games to play, made as the workers take them (not a list: a run may have up to
-    // `MAX_GAMES`).
-    let (done_ref, config_ref) = (&done, &config);
-    let jobs = (0..config.games)
-        .into_par_iter()
-        .filter(move |&id| config_ref.in_shard(id) && !done_ref.contains(&id))
-        .map(move |id| Job {
-            id,
-            seed: game_seed(config_ref.seed, id),
-        });
     let total_in_shard = (0..config.games).filter(|&id| config.in_shard(id)).count() as u64;
-
-    let bar = if opts.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total_in_shard)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  {per_sec}  eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = schedule::progress(
+        opts.quiet,
+        Some(total_in_shard),
+        "{bar:30} {pos}/{len} games  {msg}  {per_sec}  eta {eta}",
     );
     bar.set_position(done.len() as u64);
 
@@ -907,87 +870,61 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
         None
     };
     let mut all_rows = done_rows;
-    let mut live = Summary::from_rows(&all_rows);
-    bar.set_message(live_message(&live));
+    bar.set_message(live_message(&Summary::from_rows(&all_rows)));
 
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.max(1))
-        .stack_size(variantlab_engine::search::THREAD_STACK)
-        .build()?;
-    let (tx, rx) = mpsc::channel::<(u64, Vec<String>, Vec<Vec<String>>)>();
+    let pool = schedule::pool(opts.threads)?;
+    let start = |slot: &Slot| schedule::pair_opening::<G>(&openings, config.seed, slot);
+    let games = Match {
+        settings: &settings,
+        players: [&players[0], &players[1]],
+        start: &start,
+    };
+    let wanted = |id: u64| config.in_shard(id) && !done.contains(&id);
     let cfg = &config;
-    let specs = (&spec_a, &spec_b);
-    let openings = &openings;
-    let kinds_ref = &kinds;
-    let write_result: Result<()> = std::thread::scope(|scope| {
-        scope.spawn(move || {
-            pool.install(|| {
-                jobs.for_each_with(tx, |tx, job| {
-                    let job = &job;
-                    let t = Instant::now();
-                    let pair = job.id / 2;
-                    let (start, opening) =
-                        openings.opening::<G>(pair, game_seed(cfg.seed, pair * 2));
-                    let (a, b) = specs;
-                    let (ws, bs) = if job.id % 2 == 0 { (a, b) } else { (b, a) };
-                    let (mut w, mut b) = (ws.player(job.seed), bs.player(job.seed ^ 1));
-                    let players = Players {
-                        white: &mut w,
-                        black: &mut b,
-                    };
-                    let out = play_game(start.clone(), players, cfg.adjudication, cfg.record_moves);
-                    drop((w, b));
-                    let row = game_row(
-                        cfg,
-                        job,
-                        pair,
-                        &opening,
-                        (ws.name(), bs.name()),
-                        &out,
-                        kinds_ref.len(),
-                        t.elapsed().as_millis(),
-                    );
-                    let moves = moves_rows(job.id, &out);
-                    let _ = tx.send((job.id, row, moves));
-                });
-            });
-        });
-        for (_, row, moves) in rx {
-            let writing = |p: &Path| format!("writing {}", p.display());
-            if let Some(w) = moves_out.as_mut() {
-                for m in &moves {
-                    w.write_record(m).with_context(|| writing(&moves_path))?;
-                }
-                w.flush().with_context(|| writing(&moves_path))?;
+    // Each game as it finishes: its rows written and flushed, the live figures updated.
+    let mut write_game = |g: Played| -> Result<Flow> {
+        let names = g.slot.colours().map(|i| players[i].name());
+        let row = game_row(cfg, &g, (names[0], names[1]), kinds.len());
+        let moves = moves_rows(g.slot.id, &g.outcome);
+        let writing = |p: &Path| format!("writing {}", p.display());
+        if let Some(w) = moves_out.as_mut() {
+            for m in &moves {
+                w.write_record(m).with_context(|| writing(&moves_path))?;
             }
-            if let Some(w) = pgn_out.as_mut() {
-                let plies: pgn::GameMoves = moves
-                    .iter()
-                    .map(|m| {
-                        let side = if m[3] == "black" {
-                            Color::Black
-                        } else {
-                            Color::White
-                        };
-                        (side, m[2].clone())
-                    })
-                    .collect();
-                w.write_all(pgn::record(cfg, &row, &plies).as_bytes())
-                    .and_then(|()| w.flush())
-                    .with_context(|| writing(&pgn_path))?;
-            }
-            games_out
-                .write_record(&row)
-                .with_context(|| writing(&games_path))?;
-            games_out.flush().with_context(|| writing(&games_path))?;
-            all_rows.push(row);
-            live = Summary::from_rows(&all_rows);
-            bar.set_message(live_message(&live));
-            bar.inc(1);
+            w.flush().with_context(|| writing(&moves_path))?;
         }
-        Ok(())
-    });
-    write_result?;
+        if let Some(w) = pgn_out.as_mut() {
+            let plies: pgn::GameMoves = moves
+                .iter()
+                .map(|m| {
+                    let side = if m[3] == "black" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    (side, m[2].clone())
+                })
+                .collect();
+            w.write_all(pgn::record(cfg, &row, &plies).as_bytes())
+                .and_then(|()| w.flush())
+                .with_context(|| writing(&pgn_path))?;
+        }
+        games_out
+            .write_record(&row)
+            .with_context(|| writing(&games_path))?;
+        games_out.flush().with_context(|| writing(&games_path))?;
+        all_rows.push(row);
+        bar.set_message(live_message(&Summary::from_rows(&all_rows)));
+        bar.inc(1);
+        Ok(Flow::Continue)
+    };
+    games.run(
+        &pool,
+        0..config.games,
+        &wanted,
+        Order::Finished,
+        &mut write_game,
+    )?;
     bar.finish_and_clear();
     drop(games_out);
     drop(moves_out);
@@ -1014,7 +951,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
         config.finished = Some(now());
         write_json(&dir.join("run.json"), &config)?;
     }
-    drop((spec_a, spec_b));
+    drop(players);
     Ok(Summary {
         not_reproducible: !config.reproducible,
         engines: engine_names(&config),
@@ -1058,23 +995,15 @@ pub fn rewrite(path: &Path, header: &[String], rows: Vec<Vec<String>>) -> Result
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn game_row(
-    cfg: &RunConfig,
-    job: &Job,
-    pair: u64,
-    opening: &str,
-    (w, b): (&str, &str),
-    out: &GameOutcome,
-    nkinds: usize,
-    ms: u128,
-) -> Vec<String> {
+/// The `games.csv` row of a game.
+fn game_row(cfg: &RunConfig, g: &Played, (w, b): (&str, &str), nkinds: usize) -> Vec<String> {
+    let out = &g.outcome;
     let mut row = vec![
-        job.id.to_string(),
-        pair.to_string(),
-        job.seed.to_string(),
+        g.slot.id.to_string(),
+        g.slot.pair.to_string(),
+        g.slot.seed.to_string(),
         cfg.variant.name().to_string(),
-        opening.to_string(),
+        g.opening.clone(),
         w.to_string(),
         b.to_string(),
         out.end.result().to_string(),
@@ -1086,7 +1015,7 @@ fn game_row(
             row.push(out.material[side.index()][k].to_string());
         }
     }
-    row.push(ms.to_string());
+    row.push(g.elapsed.as_millis().to_string());
     row
 }
 

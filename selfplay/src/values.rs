@@ -27,12 +27,12 @@
 use crate::analysis::RunData;
 use crate::openings::Openings;
 use crate::output::out;
-use crate::play::{play_game, Adjudication, PlayerSpec, Players};
+use crate::play::Adjudication;
+use crate::schedule::{self, Flow, Match, MatchSettings, Order, Played, Slot};
 use crate::stats::{elo_from_score, fieller_interval, fixed, z_for_confidence, RatioInterval};
 use crate::tournament::{self, RunConfig, RunOptions};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
+use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use variantlab_engine::game::Game;
@@ -200,50 +200,58 @@ fn odds_elo<G: Game>(
     ];
     let openings =
         Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
-    let cap = crate::config::default_max_plies(set.variant);
-    let spec = PlayerSpec::new::<G>(
-        &crate::config::EngineConfig::default_named(),
-        Limits::nodes(set.nodes),
-        None,
-        None,
-    )
-    .expect("the default configuration fits every variant");
-    let points: Vec<f64> = pool.install(|| {
-        (0..set.pairs * 2)
-            .into_par_iter()
-            .map(|id| {
-                let seed = crate::tournament::game_seed(set.seed ^ (kind as u64) << 48, id);
-                // Game 2p: White is missing the piece; game 2p+1: Black is.
-                let weak = if id % 2 == 0 {
+    let default = crate::config::EngineConfig::default_named();
+    let settings = MatchSettings {
+        variant: set.variant,
+        engines: [default.clone(), default],
+        limits: Limits::nodes(set.nodes),
+        tc: None,
+        seed: set.seed ^ (kind as u64) << 48,
+        openings: crate::config::DEFAULT_OPENINGS.into(),
+        adjudication: Adjudication {
+            max_plies: crate::config::default_max_plies(set.variant),
+            resign: None,
+            draw: None,
+        },
+        record_moves: false,
+    };
+    let [spec, _] = settings
+        .players::<G>(None)
+        .expect("the default configuration fits every variant");
+    // Game 2p: White is missing the piece; game 2p+1: Black is. Each from its own random
+    // plies (the handicap is the imbalance under study: no balance filter here).
+    let start = |slot: &Slot| {
+        let base = handicapped[(slot.id % 2) as usize].clone();
+        (random_plies(base, &openings, slot.seed), String::new())
+    };
+    let games = Match {
+        settings: &settings,
+        players: [&spec, &spec],
+        start: &start,
+    };
+    let mut points = vec![0.0; (set.pairs * 2) as usize];
+    games
+        .run(
+            pool,
+            0..set.pairs * 2,
+            &|_| true,
+            Order::Finished,
+            &mut |g: Played| {
+                let weak = if g.slot.a_is_white() {
                     Color::White
                 } else {
                     Color::Black
                 };
-                let base = handicapped[(id % 2) as usize].clone();
-                let pos = random_plies(base, &openings, seed);
-                let (mut w, mut b) = (spec.player(seed), spec.player(seed ^ 1));
-                let out = play_game(
-                    pos,
-                    Players {
-                        white: &mut w,
-                        black: &mut b,
-                    },
-                    Adjudication {
-                        max_plies: cap,
-                        resign: None,
-                        draw: None,
-                    },
-                    false,
-                );
-                bar.inc(1);
-                match out.end.winner() {
+                points[g.slot.id as usize] = match g.outcome.end.winner() {
                     Some(c) if c == weak => 0.0,
                     Some(_) => 1.0,
                     None => 0.5,
-                }
-            })
-            .collect()
-    });
+                };
+                bar.inc(1);
+                Ok(Flow::Continue)
+            },
+        )
+        .expect("counting a game cannot fail");
     let n = points.len() as f64;
     let mean = points.iter().sum::<f64>() / n;
     let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
@@ -296,18 +304,11 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
             crate::config::piece_key(kinds[unit].0)
         );
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(set.threads.max(1))
-        .stack_size(variantlab_engine::search::THREAD_STACK)
-        .build()?;
-    let bar = if set.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(removable.len() as u64 * set.pairs * 2)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} odds games  {per_sec}  eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let pool = schedule::pool(set.threads)?;
+    let bar = schedule::progress(
+        set.quiet,
+        Some(removable.len() as u64 * set.pairs * 2),
+        "{bar:30} {pos}/{len} odds games  {per_sec}  eta {eta}",
     );
     let mut elos = BTreeMap::new();
     for &k in &removable {
