@@ -16,6 +16,53 @@ use variantlab_engine::VariantKind;
 /// The `--openings` help of `play`, `study` and `sprt`: one text for the three.
 const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]`, `random-plies:P`, `trades:P[:M]` (a near-even trade made, at the start or after P random and M engine plies) or a file of positions, one per line";
 
+/// `--variant`, of every command about one variant.
+#[derive(clap::Args, Debug)]
+struct VariantArg {
+    /// Variant name (see `variantlab variants`) [default: the --variant-file's]
+    #[arg(long)]
+    variant: Option<String>,
+}
+
+impl VariantArg {
+    /// The variant given, or else the loaded variant file's: the one place a command's
+    /// variant is looked up by name; everything past it carries the kind.
+    fn kind(self) -> Result<VariantKind> {
+        match (self.variant, variantlab_engine::variants::file::loaded()) {
+            (Some(n), _) => variant(&n),
+            (None, Some(l)) => Ok(l.kind),
+            (None, None) => {
+                bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
+            }
+        }
+    }
+}
+
+/// The flags of `play`, `study` and `sprt` that say where the games start, how they are
+/// seeded and when they are drawn.
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
+    openings: String,
+    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
+    #[arg(long)]
+    max_plies: Option<u32>,
+}
+
+/// How a command that plays games runs them.
+#[derive(clap::Args, Debug)]
+struct WorkerArgs {
+    /// Worker threads; results do not depend on it [default: all cores]
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
 /// Self-play, statistics and move-generation tools for chess variants.
 #[derive(Parser, Debug)]
 #[command(name = "variantlab", version, about)]
@@ -39,9 +86,8 @@ enum Command {
     },
     /// Count the leaves of the legal-move tree (perft) from a position.
     Perft {
-        /// Variant name (see `variantlab variants`) [default: the --variant-file's]
-        #[arg(long)]
-        variant: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
         /// Depth in plies (1 to 20).
         #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: u32,
@@ -57,9 +103,8 @@ enum Command {
     },
     /// Search a position and print the best move, score, depth, nodes, nps and PV.
     Search {
-        /// Variant name (see `variantlab variants`) [default: the --variant-file's]
-        #[arg(long)]
-        variant: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
         /// Position in the variant's text format [default: the start position]
         #[arg(long)]
         position: Option<String>,
@@ -254,9 +299,8 @@ pub struct TuneArgs {
 /// Options of `variantlab play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Variant name (see `variantlab variants`) [default: the --variant-file's]
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    variant: VariantArg,
     /// Number of games (pairs of two, colours swapped).
     #[arg(long, required_unless_present = "resume", value_parser = game_count(1), allow_negative_numbers = true)]
     games: Option<u64>,
@@ -273,14 +317,10 @@ pub struct PlayArgs {
     /// time loses (`time_forfeit`). Not reproducible.
     #[arg(long, conflicts_with_all = ["nodes", "depth"])]
     tc: Option<String>,
-    /// Worker threads; results do not depend on it [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
-    openings: String,
+    #[command(flatten)]
+    workers: WorkerArgs,
+    #[command(flatten)]
+    setup: MatchArgs,
     /// Engine A (White in the first game of each pair): `default`, a JSON file, or
     /// `engine:CMD`, an external UCI engine started with the command line CMD
     /// (`engine:stockfish`, `engine:"target/release/variantlab uci"`).
@@ -299,9 +339,6 @@ pub struct PlayArgs {
     /// With --record-moves, no games.pgn.
     #[arg(long, requires = "record_moves")]
     no_pgn: bool,
-    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
-    #[arg(long)]
-    max_plies: Option<u32>,
     /// Resign adjudication `CP:MOVES`: a side whose score is at most -CP for MOVES of its
     /// moves in a row loses. Off by default.
     #[arg(long)]
@@ -322,9 +359,6 @@ pub struct PlayArgs {
     /// folder holding others is refused).
     #[arg(long)]
     force: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
 }
 
 /// A value parser for counts (`--nodes`, `--games` ...): a whole number of at least `min`,
@@ -393,6 +427,16 @@ fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
     Ok(out)
 }
 
+impl WorkerArgs {
+    /// The options of a run: the threads checked (all cores unless given).
+    fn options(&self) -> Result<RunOptions> {
+        Ok(RunOptions {
+            threads: threads(self.threads)?,
+            quiet: self.quiet,
+        })
+    }
+}
+
 fn threads(t: Option<usize>) -> Result<usize> {
     match t {
         Some(0) => bail!("--threads must be at least 1"),
@@ -407,10 +451,7 @@ fn threads(t: Option<usize>) -> Result<usize> {
 }
 
 fn play(args: PlayArgs) -> Result<()> {
-    let opts = RunOptions {
-        threads: threads(args.threads)?,
-        quiet: args.quiet,
-    };
+    let opts = args.workers.options()?;
     let (job, dir) = if let Some(dir) = args.resume {
         let load = |spec: &Option<String>| spec.as_deref().map(EngineConfig::load).transpose();
         let named = [load(&args.white)?, load(&args.black)?];
@@ -419,7 +460,7 @@ fn play(args: PlayArgs) -> Result<()> {
             None => (PlayJob::Resume(named), dir),
         }
     } else {
-        let variant = variant_kind(args.variant)?;
+        let variant = args.variant.kind()?;
         let games = args.games.expect("clap requires --games");
         if games == 0 {
             bail!("--games must be at least 1");
@@ -485,12 +526,13 @@ fn play(args: PlayArgs) -> Result<()> {
             movetime: args.movetime,
             tc,
             reproducible: true,
-            seed: args.seed,
-            openings: args.openings,
+            seed: args.setup.seed,
+            openings: args.setup.openings,
             white: EngineConfig::load(args.white.as_deref().unwrap_or("default"))?,
             black: EngineConfig::load(args.black.as_deref().unwrap_or("default"))?,
             adjudication: Adjudication {
                 max_plies: args
+                    .setup
                     .max_plies
                     .unwrap_or_else(|| crate::config::default_max_plies(variant)),
                 resign: resign.map(|[cp, n]| (cp as i32, n as u32)),
@@ -518,10 +560,7 @@ fn play(args: PlayArgs) -> Result<()> {
 }
 
 fn study(a: StudyArgs) -> Result<()> {
-    let opts = RunOptions {
-        threads: threads(a.threads)?,
-        quiet: a.quiet,
-    };
+    let opts = a.workers.options()?;
     let kinds: Vec<VariantKind> = if a.variants.is_empty() {
         match variantlab_engine::variants::file::loaded() {
             Some(l) => vec![l.kind],
@@ -537,9 +576,9 @@ fn study(a: StudyArgs) -> Result<()> {
         kinds,
         games: a.games,
         nodes: a.nodes,
-        seed: a.seed,
-        openings: a.openings,
-        max_plies: a.max_plies,
+        seed: a.setup.seed,
+        openings: a.setup.openings,
+        max_plies: a.setup.max_plies,
         force: a.force,
         out: a.out,
     };
@@ -555,26 +594,16 @@ pub struct StudyArgs {
     /// Variants to study, comma-separated [default: all; with --variant-file, its variant]
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
-    openings: String,
-    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
-    #[arg(long)]
-    max_plies: Option<u32>,
+    #[command(flatten)]
+    setup: MatchArgs,
     /// Nodes per move.
     #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
-    /// Worker threads [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    workers: WorkerArgs,
     /// Output folder.
     #[arg(long, default_value = "out/study")]
     out: PathBuf,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
     /// Replace runs already in the output folder that were made with other settings
     /// (without it the study refuses; a run with the same settings is resumed, and one with
     /// fewer games grows to --games, keeping those played).
@@ -585,9 +614,8 @@ pub struct StudyArgs {
 /// Options of `variantlab sprt`.
 #[derive(clap::Args, Debug)]
 pub struct SprtArgs {
-    /// Variant name [default: the --variant-file's]
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    variant: VariantArg,
     /// The reference configuration: `default`, a JSON file, or `engine:CMD` (an external
     /// UCI engine).
     /// [default: default]. With --resume, the match's external engines must be named again.
@@ -625,17 +653,10 @@ pub struct SprtArgs {
     /// stopped undecided at its cap goes on to this one) [default: 20000]
     #[arg(long, value_parser = game_count(2), allow_negative_numbers = true)]
     max_games: Option<u64>,
-    /// Worker threads [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
-    openings: String,
-    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
-    #[arg(long)]
-    max_plies: Option<u32>,
+    #[command(flatten)]
+    workers: WorkerArgs,
+    #[command(flatten)]
+    setup: MatchArgs,
     /// Replace a match in the output folder made with other settings.
     #[arg(long)]
     force: bool,
@@ -646,16 +667,13 @@ pub struct SprtArgs {
     /// --threads and --quiet may be given with it.
     #[arg(long, conflicts_with_all = ["variant", "elo0", "elo1", "alpha", "beta", "model", "nodes", "movetime", "tc", "seed", "openings", "max_plies", "force", "out"])]
     resume: Option<PathBuf>,
-    /// No progress display.
-    #[arg(long)]
-    quiet: bool,
 }
 
 /// The game cap of an SPRT match without `--max-games`.
 const DEFAULT_SPRT_GAMES: u64 = 20_000;
 
 fn sprt(a: SprtArgs) -> Result<()> {
-    let threads = threads(a.threads)?;
+    let opts = a.workers.options()?;
     let (job, dir) = match a.resume {
         Some(dir) => (
             crate::sprt::Job::Resume {
@@ -668,8 +686,9 @@ fn sprt(a: SprtArgs) -> Result<()> {
             dir,
         ),
         None => {
-            let variant = variant_kind(a.variant)?;
+            let variant = a.variant.kind()?;
             let max_plies = a
+                .setup
                 .max_plies
                 .unwrap_or_else(|| crate::config::default_max_plies(variant));
             let mut config = crate::sprt::SprtConfig {
@@ -691,8 +710,8 @@ fn sprt(a: SprtArgs) -> Result<()> {
                     .transpose()?,
                 reproducible: true,
                 max_games: a.max_games.unwrap_or(DEFAULT_SPRT_GAMES),
-                seed: a.seed,
-                openings: a.openings,
+                seed: a.setup.seed,
+                openings: a.setup.openings,
                 max_plies,
             };
             config.reproducible = config.is_reproducible();
@@ -702,15 +721,14 @@ fn sprt(a: SprtArgs) -> Result<()> {
             )
         }
     };
-    crate::sprt::command(job, &dir, threads, a.quiet, a.force)
+    crate::sprt::command(job, &dir, opts.threads, opts.quiet, a.force)
 }
 
 /// Options of `variantlab values`.
 #[derive(clap::Args, Debug)]
 pub struct ValuesArgs {
-    /// Variant name [default: the --variant-file's]
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    variant: VariantArg,
     /// `imbalance`, `regression`, `balanced` (the regression near material balance: even
     /// trades), `tuned` (material of a fitted evaluation), `both` (imbalance and regression)
     /// or `all` (regression, balanced and tuned work for every variant; imbalance needs
@@ -738,9 +756,8 @@ pub struct ValuesArgs {
     /// Nodes per move.
     #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
-    /// Worker threads [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    workers: WorkerArgs,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -759,14 +776,11 @@ pub struct ValuesArgs {
     /// when some estimate is not bounded above zero.
     #[arg(long)]
     force: bool,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
 }
 
 fn values(a: ValuesArgs) -> Result<()> {
-    let kind = variant_kind(a.variant)?;
-    let threads = threads(a.threads)?;
+    let kind = a.variant.kind()?;
+    let opts = a.workers.options()?;
     let out = a
         .out
         .unwrap_or_else(|| PathBuf::from("out/values").join(kind.name()));
@@ -779,13 +793,13 @@ fn values(a: ValuesArgs) -> Result<()> {
         from: a.from,
         openings: a.openings,
         nodes: a.nodes,
-        threads,
+        threads: opts.threads,
         seed: a.seed,
         unit: a.unit,
         out,
         write_values: a.write_values,
         force: a.force,
-        quiet: a.quiet,
+        quiet: opts.quiet,
     })
 }
 
@@ -803,13 +817,7 @@ pub fn run() -> Result<()> {
             position,
             divide,
             json,
-        } => inspect::perft_command(
-            variant_kind(name)?,
-            depth,
-            position.as_deref(),
-            divide,
-            json,
-        ),
+        } => inspect::perft_command(name.kind()?, depth, position.as_deref(), divide, json),
         Command::Search {
             variant: name,
             position,
@@ -841,7 +849,7 @@ pub fn run() -> Result<()> {
                 ..SearchConfig::default()
             };
             inspect::search_command(
-                variant_kind(name)?,
+                name.kind()?,
                 position.as_deref(),
                 limits,
                 config,
@@ -895,15 +903,4 @@ pub fn run() -> Result<()> {
 /// up by name (the loaded variant file's included); everything past it carries the kind.
 fn variant(name: &str) -> Result<VariantKind> {
     Ok(VariantKind::from_name(name)?)
-}
-
-/// The `--variant` given, or else the loaded variant file's.
-fn variant_kind(given: Option<String>) -> Result<VariantKind> {
-    match (given, variantlab_engine::variants::file::loaded()) {
-        (Some(n), _) => variant(&n),
-        (None, Some(l)) => Ok(l.kind),
-        (None, None) => {
-            bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
-        }
-    }
 }
