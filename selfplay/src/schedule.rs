@@ -316,3 +316,93 @@ pub fn progress(quiet: bool, len: Option<u64>, template: &str) -> ProgressBar {
     bar.set_style(ProgressStyle::with_template(template).unwrap_or(fallback));
     bar
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use variantlab_engine::variants::Chess;
+    use variantlab_engine::position::Position;
+
+    type G = Position<Chess>;
+
+    fn settings() -> MatchSettings {
+        let default = EngineConfig::default_named();
+        MatchSettings {
+            variant: VariantKind::Chess,
+            engines: [default.clone(), default],
+            limits: Limits::nodes(50),
+            tc: None,
+            seed: 3,
+            openings: "random-plies:2".into(),
+            adjudication: Adjudication {
+                max_plies: 12,
+                resign: None,
+                draw: None,
+            },
+            record_moves: false,
+        }
+    }
+
+    /// The games of `ids` that `wanted` keeps, on `threads` threads, as the observer got
+    /// them, stopping after `stop_after` games.
+    fn observed(
+        threads: usize,
+        ids: Range<u64>,
+        wanted: &(dyn Fn(u64) -> bool + Sync),
+        order: Order,
+        stop_after: usize,
+    ) -> Vec<(Slot, String, u32)> {
+        let s = settings();
+        let openings = Openings::parse::<G>(&s.openings).unwrap();
+        let players = s.players::<G>(None).unwrap();
+        let start = |slot: &Slot| pair_opening::<G>(&openings, s.seed, slot);
+        let m = Match {
+            settings: &s,
+            players: [&players[0], &players[1]],
+            start: &start,
+        };
+        let mut seen = Vec::new();
+        m.run(
+            &pool(threads).unwrap(),
+            ids,
+            wanted,
+            order,
+            &mut |g: Played| {
+                seen.push((g.slot, g.opening, g.outcome.plies));
+                Ok(if seen.len() >= stop_after {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                })
+            },
+        )
+        .unwrap();
+        seen
+    }
+
+    /// Each game has its seed, its pair's opening and its colours whatever the thread count
+    /// and order; in id order a stop after the fourth game delivers games 0 to 3 only.
+    #[test]
+    fn games_keep_their_seeds_openings_and_colours() {
+        let slot = Slot::new(3, 5);
+        assert_eq!((slot.pair, slot.colours()), (2, [1, 0]));
+        assert_eq!(slot.seed, game_seed(3, 5));
+        assert_eq!(Slot::new(3, 4).colours(), [0, 1]);
+
+        let all = observed(1, 0..8, &|_| true, Order::ById, usize::MAX);
+        assert_eq!(
+            all.iter().map(|g| g.0.id).collect::<Vec<_>>(),
+            (0..8).collect::<Vec<_>>()
+        );
+        for pair in all.chunks(2) {
+            assert_eq!(pair[0].1, pair[1].1, "both games of a pair start alike");
+        }
+        let mut finished = observed(2, 0..8, &|id| id != 5, Order::Finished, usize::MAX);
+        finished.sort_by_key(|g| g.0.id);
+        let kept: Vec<_> = all.iter().filter(|g| g.0.id != 5).cloned().collect();
+        assert_eq!(finished, kept);
+
+        let stopped = observed(2, 0..8, &|_| true, Order::ById, 4);
+        assert_eq!(stopped, all[..4].to_vec());
+    }
+}
