@@ -12,13 +12,13 @@
 //! one are discarded unwritten. `sprt.csv` gets one whole flushed row per pair, so a killed
 //! run resumes from its last complete pair (`--resume DIR`).
 
-use crate::config::EngineConfig;
-use crate::openings::Openings;
 use crate::output::{out, write_json};
-use crate::play::{Adjudication, TimeControl};
-use crate::schedule::{self, Flow, Match, MatchSettings, Observer, Order, Played, Slot};
+use crate::run::config::EngineConfig;
+use crate::run::format::read_csv;
+use crate::run::openings::Openings;
+use crate::run::play::{Adjudication, TimeControl};
+use crate::run::schedule::{self, Flow, Match, MatchSettings, Observer, Order, Played, Slot};
 use crate::stats::{fixed, EloModel, Sprt, SprtStatus, Stats};
-use crate::tournament::read_csv;
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
@@ -27,16 +27,16 @@ use variantlab_engine::game::Game;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
 /// Everything that defines an SPRT match; saved as `sprt_config.json` and read back strictly,
-/// as `run.json` is ([`crate::tournament::RunConfig`]).
+/// as `run.json` is ([`crate::run::format::RunConfig`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SprtConfig {
     /// The variant (written as its name).
-    #[serde(with = "crate::variant_file::by_name")]
+    #[serde(with = "crate::run::variant_file::by_name")]
     pub variant: VariantKind,
     /// The variant's definition when it was read from a file: part of the match's identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant_file: Option<crate::variant_file::VariantDefinition>,
+    pub variant_file: Option<crate::run::variant_file::VariantDefinition>,
     /// The reference configuration.
     pub base: EngineConfig,
     /// The candidate (the "first engine" of every pair).
@@ -81,7 +81,7 @@ impl SprtConfig {
         MatchSettings {
             variant: self.variant,
             engines: [self.test.clone(), self.base.clone()],
-            limits: crate::tournament::default_limits(
+            limits: crate::run::format::default_limits(
                 (!timed).then_some(self.nodes),
                 None,
                 self.movetime,
@@ -304,12 +304,12 @@ pub enum Job {
     /// A match with these settings.
     Start(Box<SprtConfig>),
     /// The match in the folder, with a new cap on its games if given, and the engines the
-    /// command line named (`--base`, `--test`; see [`crate::tournament::confirm_engines`]).
+    /// command line named (`--base`, `--test`; see [`crate::run::tournament::confirm_engines`]).
     Resume {
         /// A new cap on the match's games.
         max_games: Option<u64>,
         /// `--base` and `--test`, if given.
-        named: Box<crate::tournament::Named>,
+        named: Box<crate::run::tournament::Named>,
     },
 }
 
@@ -323,7 +323,7 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         if !cpath.exists() {
             bail!("--resume {}: no sprt_config.json there", dir.display());
         }
-        crate::variant_file::load_stored(&cpath)?;
+        crate::run::variant_file::load_stored(&cpath)?;
         let c: SprtConfig = crate::output::read_json(&cpath)?;
         for engine in [&c.base, &c.test] {
             engine
@@ -344,8 +344,8 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
                         dir.display()
                     );
                 }
-                let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
-                crate::run_folder::clear(dir)?;
+                let _lock = crate::run::folder_lock::FolderLock::acquire(dir)?;
+                crate::run::folder::clear(dir)?;
             }
             c.test()?;
             c.settings().validate()?;
@@ -356,22 +356,22 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         }
         Job::Resume { max_games, named } => {
             let mut c = saved()?;
-            crate::tournament::confirm_engines(
+            crate::run::tournament::confirm_engines(
                 &cpath,
                 [&c.base, &c.test],
                 &named,
                 ["--base", "--test"],
             )?;
             if let Some(cap) = max_games {
-                crate::folder_lock::ensure_unused(dir)?;
+                crate::run::folder_lock::ensure_unused(dir)?;
                 c.max_games = cap;
                 write_json(&cpath, &c)?;
             }
             c
         }
     };
-    crate::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
-    let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
+    crate::run::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
+    let _lock = crate::run::folder_lock::FolderLock::acquire(dir)?;
     with_variant!(config.variant, G => run_variant::<G>(&config, dir, threads, quiet))
 }
 
@@ -520,7 +520,7 @@ fn run_variant<G: Game>(
     let openings = Openings::parse::<G>(&settings.openings)
         .with_context(|| format!("the openings of {}", dir.join("sprt_config.json").display()))?;
     let path = dir.join("sprt.csv");
-    crate::tournament::drop_partial_line(&path)?;
+    crate::run::format::drop_partial_line(&path)?;
     let header: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();
     let done = if path.exists() {
         read_csv(&path, &header)?
@@ -552,7 +552,7 @@ fn run_variant<G: Game>(
         out.flush()?;
     }
     let pool = schedule::pool(threads)?;
-    let players = settings.players::<G>(Some(&dir.join(crate::tournament::ENGINE_LOGS)))?;
+    let players = settings.players::<G>(Some(&dir.join(crate::run::format::ENGINE_LOGS)))?;
     let max_pairs = config.max_games.div_ceil(2);
     let decided = verdict(&sprt, &stats);
     let mut watch = Watch {

@@ -1,11 +1,12 @@
 //! Command-line parsing (clap): the arguments, their checks, and dispatch to the command
 //! bodies in their modules.
 
-use crate::config::EngineConfig;
-use crate::inspect;
-use crate::play::Adjudication;
-use crate::study::Study;
-use crate::tournament::{self, PlayJob, RunConfig, RunOptions};
+use crate::commands::inspect;
+use crate::commands::study::Study;
+use crate::run::config::EngineConfig;
+use crate::run::format::{self, RunConfig};
+use crate::run::play::Adjudication;
+use crate::run::tournament::{self, PlayJob, RunOptions};
 use crate::values::ValuesJob;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -45,7 +46,7 @@ struct MatchArgs {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
+    #[arg(long, default_value = crate::run::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
     openings: String,
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
     #[arg(long)]
@@ -377,16 +378,16 @@ fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + S
 }
 
 /// A value parser for game counts: [`at_least`] `min`, and at most
-/// [`crate::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
+/// [`crate::run::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
 /// run of centuries.
 fn game_count(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
     let at_least = at_least(min);
     move |text| {
         let v = at_least(text)?;
-        if v > crate::config::MAX_GAMES {
+        if v > crate::run::config::MAX_GAMES {
             return Err(format!(
                 "{v} is too large: at most {} games (shard a larger study and merge)",
-                crate::config::MAX_GAMES
+                crate::run::config::MAX_GAMES
             ));
         }
         Ok(v)
@@ -440,9 +441,9 @@ impl WorkerArgs {
 fn threads(t: Option<usize>) -> Result<usize> {
     match t {
         Some(0) => bail!("--threads must be at least 1"),
-        Some(t) if t > crate::config::MAX_THREADS => bail!(
+        Some(t) if t > crate::run::config::MAX_THREADS => bail!(
             "--threads {t} is too large: at most {} (this machine has {} cores)",
-            crate::config::MAX_THREADS,
+            crate::run::config::MAX_THREADS,
             std::thread::available_parallelism().map_or(1, |n| n.get())
         ),
         Some(t) => Ok(t),
@@ -510,15 +511,15 @@ fn play(args: PlayArgs) -> Result<()> {
         let tc = args
             .tc
             .as_deref()
-            .map(crate::play::TimeControl::parse)
+            .map(crate::run::play::TimeControl::parse)
             .transpose()?;
         let timed = args.movetime.is_some() || tc.is_some();
         let mut config = RunConfig {
-            variant_file: crate::variant_file::definition_for(variant),
+            variant_file: crate::run::variant_file::definition_for(variant),
             variant,
             games,
             nodes: args.nodes.or(if args.depth.is_none() && !timed {
-                Some(crate::config::DEFAULT_NODES)
+                Some(crate::run::config::DEFAULT_NODES)
             } else {
                 None
             }),
@@ -534,7 +535,7 @@ fn play(args: PlayArgs) -> Result<()> {
                 max_plies: args
                     .setup
                     .max_plies
-                    .unwrap_or_else(|| crate::config::default_max_plies(variant)),
+                    .unwrap_or_else(|| crate::run::config::default_max_plies(variant)),
                 resign: resign.map(|[cp, n]| (cp as i32, n as u32)),
                 draw: draw.map(|[cp, n, from]| (cp as i32, n as u32, from as u32)),
             },
@@ -543,7 +544,7 @@ fn play(args: PlayArgs) -> Result<()> {
             shard,
             openings_checksum: None,
             engine_version: env!("CARGO_PKG_VERSION").to_string(),
-            git_commit: tournament::git_commit(),
+            git_commit: format::git_commit(),
             threads: opts.threads,
             started: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -582,7 +583,7 @@ fn study(a: StudyArgs) -> Result<()> {
         force: a.force,
         out: a.out,
     };
-    crate::study::command(&study, &opts)
+    crate::commands::study::command(&study, &opts)
 }
 
 /// Options of `variantlab study`.
@@ -597,7 +598,7 @@ pub struct StudyArgs {
     #[command(flatten)]
     setup: MatchArgs,
     /// Nodes per move.
-    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::run::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     #[command(flatten)]
     workers: WorkerArgs,
@@ -640,7 +641,7 @@ pub struct SprtArgs {
     #[arg(long, default_value = "logistic")]
     model: String,
     /// Nodes per move unless a configuration sets its own.
-    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::run::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     /// Time per move in milliseconds instead of nodes (not reproducible).
     #[arg(long, conflicts_with_all = ["nodes", "tc"], value_parser = at_least(1), allow_negative_numbers = true)]
@@ -676,7 +677,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
     let opts = a.workers.options()?;
     let (job, dir) = match a.resume {
         Some(dir) => (
-            crate::sprt::Job::Resume {
+            crate::run::sprt::Job::Resume {
                 max_games: a.max_games,
                 named: Box::new([
                     a.base.as_deref().map(EngineConfig::load).transpose()?,
@@ -690,9 +691,9 @@ fn sprt(a: SprtArgs) -> Result<()> {
             let max_plies = a
                 .setup
                 .max_plies
-                .unwrap_or_else(|| crate::config::default_max_plies(variant));
-            let mut config = crate::sprt::SprtConfig {
-                variant_file: crate::variant_file::definition_for(variant),
+                .unwrap_or_else(|| crate::run::config::default_max_plies(variant));
+            let mut config = crate::run::sprt::SprtConfig {
+                variant_file: crate::run::variant_file::definition_for(variant),
                 variant,
                 base: EngineConfig::load(a.base.as_deref().unwrap_or("default"))?,
                 test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
@@ -706,7 +707,7 @@ fn sprt(a: SprtArgs) -> Result<()> {
                 tc: a
                     .tc
                     .as_deref()
-                    .map(crate::play::TimeControl::parse)
+                    .map(crate::run::play::TimeControl::parse)
                     .transpose()?,
                 reproducible: true,
                 max_games: a.max_games.unwrap_or(DEFAULT_SPRT_GAMES),
@@ -716,12 +717,12 @@ fn sprt(a: SprtArgs) -> Result<()> {
             };
             config.reproducible = config.is_reproducible();
             (
-                crate::sprt::Job::Start(Box::new(config)),
+                crate::run::sprt::Job::Start(Box::new(config)),
                 a.out.unwrap_or_else(|| PathBuf::from("out/sprt")),
             )
         }
     };
-    crate::sprt::command(job, &dir, opts.threads, opts.quiet, a.force)
+    crate::run::sprt::command(job, &dir, opts.threads, opts.quiet, a.force)
 }
 
 /// Options of `variantlab values`.
@@ -737,7 +738,7 @@ pub struct ValuesArgs {
     method: String,
     /// Tuned: bootstrap replicates over games (each a cold refit) for the 95% percentile
     /// intervals.
-    #[arg(long, default_value_t = crate::tuned_values::DEFAULT_REPLICATES)]
+    #[arg(long, default_value_t = crate::values::tuned::DEFAULT_REPLICATES)]
     bootstrap: u32,
     /// Imbalance: game pairs per piece kind.
     #[arg(long, default_value_t = 100, value_parser = game_count(1), allow_negative_numbers = true)]
@@ -751,10 +752,10 @@ pub struct ValuesArgs {
     /// Regression, balanced, tuned: the openings of the recorded self-play games (as for
     /// `play`); `trades:P` starts every game with a near-even trade made, which measures the
     /// heavy pieces far better by `balanced`.
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
+    #[arg(long, default_value = crate::run::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Nodes per move.
-    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::run::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     #[command(flatten)]
     workers: WorkerArgs,
@@ -877,8 +878,8 @@ pub fn run() -> Result<()> {
         Command::Values(args) => values(args),
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
-        Command::Report { dirs, out } => crate::report::command(&dirs, &out),
-        Command::Merge { dirs, out, force } => crate::merge::merge_command(&dirs, &out, force),
+        Command::Report { dirs, out } => crate::analysis::report::command(&dirs, &out),
+        Command::Merge { dirs, out, force } => crate::run::merge::merge_command(&dirs, &out, force),
         Command::Study(args) => study(args),
         Command::Bench {
             variant: name,
@@ -892,9 +893,9 @@ pub fn run() -> Result<()> {
                 (None, Some(l)) => vec![l.kind],
                 (Some(name), _) => vec![variant(name)?],
             };
-            crate::bench::command(&kinds, json, no_perft, table.as_deref())
+            crate::commands::bench::command(&kinds, json, no_perft, table.as_deref())
         }
-        Command::Uci => crate::uci::run(),
+        Command::Uci => crate::commands::uci::run(),
         Command::PerftAll { depth } => inspect::perft_all_command(depth),
     }
 }

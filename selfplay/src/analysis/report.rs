@@ -1,7 +1,7 @@
 //! Summary files written at the end of a study.
 
 use crate::output::out;
-use crate::tournament::Summary;
+use crate::run::format::Summary;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use variantlab_engine::{with_variant, VariantKind};
@@ -42,8 +42,8 @@ pub fn write_summary_csv(path: &Path, rows: &[(&str, Summary)]) -> Result<()> {
     Ok(())
 }
 
-use crate::charts::{axis, histogram_chart, interval_chart, ChartRow};
-use crate::viewer::esc;
+use crate::analysis::charts::{axis, histogram_chart, interval_chart, ChartRow};
+use crate::analysis::viewer::esc;
 
 /// Piece values from a `piece_values.csv` (variant, piece, method, value, low, high, games,
 /// and from this version on a note); rows come back with eight fields.
@@ -69,7 +69,7 @@ fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
 }
 
 /// The search limit of a run, as words.
-fn limit_text(c: &crate::tournament::RunConfig) -> String {
+fn limit_text(c: &crate::run::format::RunConfig) -> String {
     match (c.nodes, c.depth, c.movetime, &c.tc) {
         (_, _, _, Some(tc)) => format!("clock {tc}"),
         (_, _, Some(ms), None) => format!("{ms} ms/move"),
@@ -154,7 +154,7 @@ fn value_chart_row(v: &[String]) -> ChartRow {
     let num = |i: usize| v[i].parse::<f64>().ok().filter(|x| x.is_finite());
     let note = &v[7];
     let head = note.split(':').next().unwrap_or_default();
-    let (value, interval, text) = if note == crate::values::UNIT_NOTE {
+    let (value, interval, text) = if note == crate::values::row::UNIT_NOTE {
         (Some(1.0), None, "1 (the unit)".to_string())
     } else if head == "left out" || head == "not estimable" {
         (None, None, head.to_string())
@@ -215,7 +215,7 @@ fn estimated_values_html(runs: &[crate::analysis::RunData]) -> Result<String> {
         let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
         for v in group
             .iter()
-            .filter(|v| !v[7].is_empty() && v[7] != crate::values::UNIT_NOTE)
+            .filter(|v| !v[7].is_empty() && v[7] != crate::values::row::UNIT_NOTE)
         {
             match notes.iter_mut().find(|n| n.0 == v[7]) {
                 Some(n) => n.1.push(&v[1]),
@@ -302,17 +302,17 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     let labels = run_labels(runs);
 
     // Games read back and replayed for the boards and the viewer.
-    let budget = crate::viewer::STATE_PLY_BUDGET / runs.len().max(1);
+    let budget = crate::analysis::viewer::STATE_PLY_BUDGET / runs.len().max(1);
     let mut views = Vec::new();
     let mut rows = Vec::new();
     for r in runs {
-        let games = crate::recorded::read_games(&r.dir)?;
+        let games = crate::run::recorded::read_games(&r.dir)?;
         let moves = if r.dir.join("moves.csv").exists() {
-            crate::recorded::read_moves(&r.dir)?
+            crate::run::recorded::read_moves(&r.dir)?
         } else {
             Default::default()
         };
-        let view = with_variant!(r.config.variant, G => crate::viewer::run_view::<G>(
+        let view = with_variant!(r.config.variant, G => crate::analysis::viewer::run_view::<G>(
             &labels[views.len()],
             &r.config,
             &r.dir,
@@ -338,8 +338,8 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
             esc(variant),
             esc(title),
             esc(variant),
-            crate::viewer::diagram_svg(&view.start),
-            crate::viewer::legend_html(&view.start)
+            crate::analysis::viewer::diagram_svg(&view.start),
+            crate::analysis::viewer::legend_html(&view.start)
         );
     }
 
@@ -405,7 +405,7 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     let total: usize = rows.iter().map(Vec::len).sum();
     let viewer = format!(
         "<h2 id=\"viewer-title\">Games</h2><div id=\"viewer\"><div><label>run <select id=\"vrun\"></select></label> <label>game <select id=\"vgame\"></select></label></div><div id=\"vexamples\">examples: </div><div><button id=\"vfirst\" title=\"Home\">|&lt;</button><button id=\"vprev\" title=\"left arrow\">&lt;</button><button id=\"vnext\" title=\"right arrow\">&gt;</button><button id=\"vlast\" title=\"End\">&gt;|</button> <span class=note>keys: ← → Home End; click a move or the curve</span></div><p id=\"vstatus\"></p><p id=\"vnote\" class=note></p><div class=\"grid\"><div id=\"vboard\"></div><div><div id=\"veval\"></div><div id=\"vmoves\"></div></div></div><p class=note>Board states are embedded for {with_states} of {total} games (the example games, then the first games of each run, up to {} plies per page shared by the runs); every game's moves and evaluations are.</p></div>",
-        crate::viewer::STATE_PLY_BUDGET
+        crate::analysis::viewer::STATE_PLY_BUDGET
     );
 
     html += "<h2>Game length</h2><div class=\"grid\">";

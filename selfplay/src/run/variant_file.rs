@@ -1,7 +1,7 @@
 //! A variant file's definition in a run's settings (`run.json`, `sprt_config.json`): the
 //! file's whole text and its hash, so a run of a file-defined variant is reproducible and
 //! resumable without the file, and `merge` refuses shards of different definitions (the
-//! definition is part of [`RunConfig::identity`](crate::tournament::RunConfig::identity)).
+//! definition is part of [`RunConfig::identity`](crate::run::format::RunConfig::identity)).
 //!
 //! The settings carry the variant as its [`VariantKind`], parsed once where it enters (the
 //! command line, or a settings file through [`by_name`]); a file variant's kind resolves

@@ -1,5 +1,5 @@
 //! Piece-value estimation, each way with a 95% interval (the tuned method is in
-//! `tuned_values.rs`).
+//! `tuned.rs`).
 //!
 //! 1. **Imbalance self-play.** For each piece kind, pairs of games from the start position
 //!    with one piece of that kind removed from one side (White in one game of the pair, Black
@@ -24,13 +24,20 @@
 //! another is asked for (`--unit rook`): where the cheapest kind's value is too small or too
 //! uncertain to divide by (Dai Mitregi's Wazchick), a dearer unit still gives ratios.
 
-use crate::analysis::RunData;
-use crate::openings::Openings;
+pub mod row;
+pub mod trade_scores;
+pub mod tuned;
+
+pub use row::{pawn_kind, unit_kind, ValueRow, HEADER, UNIT_NOTE};
+
 use crate::output::out;
-use crate::play::Adjudication;
-use crate::schedule::{self, Flow, Match, MatchSettings, Order, Played, Slot};
-use crate::stats::{elo_from_score, fieller_interval, fixed, z_for_confidence, RatioInterval};
-use crate::tournament::{self, RunConfig, RunOptions};
+use crate::run::format::RunConfig;
+use crate::run::openings::Openings;
+use crate::run::play::Adjudication;
+use crate::run::recorded::RunData;
+use crate::run::schedule::{self, Flow, Match, MatchSettings, Order, Played, Slot};
+use crate::run::tournament::{self, RunOptions};
+use crate::stats::{elo_from_score, fixed};
 use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
@@ -38,132 +45,6 @@ use std::path::{Path, PathBuf};
 use variantlab_engine::game::Game;
 use variantlab_engine::search::Limits;
 use variantlab_engine::{with_variant, Color, VariantKind};
-
-/// One estimate, as written to `piece_values.csv`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ValueRow {
-    /// Variant name.
-    pub variant: String,
-    /// Material kind.
-    pub piece: String,
-    /// `imbalance`, `regression`, `balanced` or `tuned`.
-    pub method: String,
-    /// Value in units (the pawn unless another unit was asked for); `None` when no value
-    /// came out (see `note`).
-    pub value: Option<f64>,
-    /// 95% interval; `None` for the pawn (1 by definition) and where the data do not
-    /// bound the ratio.
-    pub interval: Option<(f64, f64)>,
-    /// Games the estimate rests on.
-    pub games: u64,
-    /// Why there is no value or no interval; empty otherwise.
-    pub note: String,
-}
-
-impl ValueRow {
-    /// A value from a ratio `a / b` (`b` the unit's), with Fieller's interval.
-    fn ratio(base: ValueRow, a: f64, b: f64, va: f64, vb: f64, cab: f64) -> ValueRow {
-        let z = z_for_confidence(0.95);
-        let (interval, note) = match fieller_interval(a, b, va, vb, cab, z) {
-            _ if b <= 0.0 => (
-                None,
-                "not estimable: the unit's estimate is not positive".to_string(),
-            ),
-            RatioInterval::Bounded(lo, hi) => (Some((lo, hi)), String::new()),
-            RatioInterval::NotEstimable => (
-                None,
-                "not estimable: the unit's own interval reaches zero; play more games, or choose another --unit".to_string(),
-            ),
-        };
-        ValueRow {
-            // No ratio without a bounded interval: a point estimate over a unit that may be
-            // worth nothing is not a value (it would read as one, 12.5, where none is known).
-            value: interval.map(|_| a / b),
-            interval,
-            note,
-            ..base
-        }
-    }
-
-    /// Whether the value is usable as an engine value: a bounded interval above zero.
-    pub fn is_sound(&self) -> bool {
-        match (self.value, self.interval) {
-            (Some(_), Some((lo, _))) => lo > 0.0,
-            (Some(v), None) => v == 1.0 && self.note == UNIT_NOTE,
-            _ => false,
-        }
-    }
-
-    /// `value [low, high]` or the reason there is none, never `-0`; a note on a value
-    /// (a warning such as the balanced fit's not settling) follows it.
-    pub fn show(&self) -> String {
-        match (self.value, self.interval) {
-            (Some(v), Some((lo, hi))) if self.note.is_empty() => {
-                format!("{} [{}, {}]", fixed(v, 2), fixed(lo, 2), fixed(hi, 2))
-            }
-            (Some(v), Some((lo, hi))) => format!(
-                "{} [{}, {}]  ({})",
-                fixed(v, 2),
-                fixed(lo, 2),
-                fixed(hi, 2),
-                self.note
-            ),
-            (Some(v), None) => format!("{}  ({})", fixed(v, 2), self.note),
-            (None, _) => self.note.clone(),
-        }
-    }
-}
-
-/// The note on the calibration row.
-pub const UNIT_NOTE: &str = "the unit: 1 by definition";
-
-/// Columns of `piece_values.csv`.
-pub const HEADER: [&str; 8] = [
-    "variant", "piece", "method", "value", "low", "high", "games", "note",
-];
-
-/// Index of the pawn: the kind named `pawn`, or else the cheapest kind by default value.
-pub fn pawn_kind(kinds: &[(&'static str, i32)]) -> Option<usize> {
-    kinds.iter().position(|k| k.0 == "pawn").or_else(|| {
-        kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.1 > 0)
-            .min_by_key(|(_, k)| k.1)
-            .map(|(i, _)| i)
-    })
-}
-
-/// Index of the kind values are measured in: `unit` (a piece's key, as in
-/// `piece_values.csv`: `rook`, `great_philosopher`; any case) or, by default, [`pawn_kind`].
-///
-/// # Errors
-/// An unknown piece (the message lists this variant's), a royal piece (never captured, so
-/// it has no value to measure in), or a variant without priced kinds.
-pub fn unit_kind(kinds: &[(&'static str, i32)], unit: Option<&str>) -> Result<usize> {
-    let Some(name) = unit else {
-        return pawn_kind(kinds).context("no material kind to calibrate with");
-    };
-    let key = crate::config::piece_key(name);
-    let Some(k) = kinds
-        .iter()
-        .position(|k| crate::config::piece_key(k.0).eq_ignore_ascii_case(&key))
-    else {
-        let known: Vec<String> = kinds
-            .iter()
-            .filter(|k| k.1 > 0)
-            .map(|k| crate::config::piece_key(k.0))
-            .collect();
-        bail!(
-            "--unit {name}: no such piece here; this variant's are {}",
-            known.join(", ")
-        );
-    };
-    if kinds[k].1 <= 0 {
-        bail!("--unit {name}: a royal piece is never captured, so it has no value to measure in");
-    }
-    Ok(k)
-}
 
 /// Settings of the imbalance method.
 #[derive(Clone, Debug)]
@@ -198,18 +79,18 @@ fn odds_elo<G: Game>(
         start.without_material(Color::White, kind)?,
         start.without_material(Color::Black, kind)?,
     ];
-    let openings =
-        Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
-    let default = crate::config::EngineConfig::default_named();
+    let openings = Openings::parse::<G>(crate::run::config::DEFAULT_OPENINGS)
+        .expect("the default openings parse");
+    let default = crate::run::config::EngineConfig::default_named();
     let settings = MatchSettings {
         variant: set.variant,
         engines: [default.clone(), default],
         limits: Limits::nodes(set.nodes),
         tc: None,
         seed: set.seed ^ (kind as u64) << 48,
-        openings: crate::config::DEFAULT_OPENINGS.into(),
+        openings: crate::run::config::DEFAULT_OPENINGS.into(),
         adjudication: Adjudication {
-            max_plies: crate::config::default_max_plies(set.variant),
+            max_plies: crate::run::config::default_max_plies(set.variant),
             resign: None,
             draw: None,
         },
@@ -301,7 +182,7 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     if !removable.contains(&unit) {
         bail!(
             "{variant}: the start position cannot lose a {}, so the imbalance method cannot calibrate with it; choose another --unit",
-            crate::config::piece_key(kinds[unit].0)
+            crate::run::config::piece_key(kinds[unit].0)
         );
     }
     let pool = schedule::pool(set.threads)?;
@@ -320,7 +201,7 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     let (pe, pse, _) = elos[&unit];
     let base = |k: usize, games: u64| ValueRow {
         variant: variant.clone(),
-        piece: crate::config::piece_key(kinds[k].0),
+        piece: crate::run::config::piece_key(kinds[k].0),
         method: "imbalance".into(),
         value: None,
         interval: None,
@@ -724,7 +605,7 @@ fn fit_values(
         .collect();
     let base = |k: usize| ValueRow {
         variant: variant.clone(),
-        piece: crate::config::piece_key(kinds[k].0),
+        piece: crate::run::config::piece_key(kinds[k].0),
         method: method.into(),
         value: None,
         interval: None,
@@ -809,7 +690,7 @@ pub fn write_config(
         .collect();
     let variant = rows.first().map_or("variant", |r| r.variant.as_str());
     let method = rows.first().map_or("values", |r| r.method.as_str());
-    let config = crate::config::EngineConfig {
+    let config = crate::run::config::EngineConfig {
         name: format!("{variant}-{method}-values"),
         values,
         ..Default::default()
@@ -922,7 +803,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
         };
         let runs = dirs
             .iter()
-            .map(|d| crate::analysis::load(d))
+            .map(|d| crate::run::recorded::load(d))
             .collect::<Result<Vec<_>>>()?;
         for r in &runs {
             if r.config.variant != kind {
@@ -940,10 +821,11 @@ fn estimate(job: &ValuesJob) -> Result<()> {
         if wants("balanced") {
             rows.extend(balanced(&runs, &kinds, unit)?);
             // Games from trade openings also say how each trade scored.
-            let trades = with_variant!(kind, G => crate::trade_scores::of_runs::<G>(&runs))?;
+            let trades =
+                with_variant!(kind, G => crate::values::trade_scores::of_runs::<G>(&runs))?;
             if !trades.is_empty() {
                 let path = out.join("trades.csv");
-                crate::trade_scores::write_csv(&path, &trades)?;
+                crate::values::trade_scores::write_csv(&path, &trades)?;
                 for t in &trades {
                     let (lo, hi) = t.interval;
                     out!(
@@ -960,7 +842,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             }
         }
         if wants("tuned") {
-            let settings = crate::tuned_values::TunedSettings {
+            let settings = crate::values::tuned::TunedSettings {
                 bootstrap: job.bootstrap,
                 seed: job.seed,
                 unit: job.unit.clone(),
@@ -968,7 +850,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
                 ..Default::default()
             };
             rows.extend(
-                with_variant!(kind, G => crate::tuned_values::tuned::<G>(&dirs, &settings))?,
+                with_variant!(kind, G => crate::values::tuned::tuned::<G>(&dirs, &settings))?,
             );
         }
     }
@@ -986,7 +868,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
     }
     out!(
         "values in units of the {} (1 by definition)",
-        crate::config::piece_key(kinds[unit].0)
+        crate::run::config::piece_key(kinds[unit].0)
     );
     out!("wrote {}", path.display());
     if let Some(file) = &job.write_values {

@@ -10,9 +10,9 @@
 //! (the SPRT does so once decided), and then no further game starts and games still being
 //! played are dropped.
 
-use crate::config::EngineConfig;
-use crate::openings::Openings;
-use crate::play::{play_game, Adjudication, GameOutcome, PlayerSpec, Players, TimeControl};
+use crate::run::config::EngineConfig;
+use crate::run::openings::Openings;
+use crate::run::play::{play_game, Adjudication, GameOutcome, PlayerSpec, Players, TimeControl};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -27,8 +27,8 @@ use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, VariantKind};
 
 /// What a match is played with, whichever command plays it: `run.json`'s
-/// ([`RunConfig::settings`](crate::tournament::RunConfig::settings)) and `sprt_config.json`'s
-/// ([`SprtConfig::settings`](crate::sprt::SprtConfig::settings)) settings, typed.
+/// ([`RunConfig::settings`](crate::run::format::RunConfig::settings)) and `sprt_config.json`'s
+/// ([`SprtConfig::settings`](crate::run::sprt::SprtConfig::settings)) settings, typed.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
     /// The variant.
@@ -320,8 +320,8 @@ pub fn progress(quiet: bool, len: Option<u64>, template: &str) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use variantlab_engine::variants::Chess;
     use variantlab_engine::position::Position;
+    use variantlab_engine::variants::Chess;
 
     type G = Position<Chess>;
 

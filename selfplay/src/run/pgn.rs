@@ -12,7 +12,7 @@
 //! game from a position of an openings file has that position as `FEN` with `SetUp "1"`.
 //! Either way a reader replays the movetext to the game's final position.
 
-use crate::tournament::RunConfig;
+use crate::run::format::RunConfig;
 use anyhow::{anyhow, bail, Context, Result};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
@@ -68,7 +68,7 @@ pub fn moves_by_game(rows: &[Vec<String>]) -> BTreeMap<u64, GameMoves> {
 /// line. Moves that cannot be written (which would be a bug) leave a record with the tags,
 /// a comment saying why and the result, so the file stays readable and no game is missing.
 pub fn record(config: &RunConfig, row: &[String], moves: &[(Color, String)]) -> String {
-    let from_position = !crate::openings::plays_from_start(&config.openings);
+    let from_position = !crate::run::openings::plays_from_start(&config.openings);
     let opening = row.get(4).map_or("", String::as_str);
     let kind = config.variant;
     let text = with_variant!(kind, G => plies::<G>(kind, from_position, opening, moves));
