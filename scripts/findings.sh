@@ -17,7 +17,7 @@ OUT=${2:-out/findings}
 NODES=${FINDINGS_NODES:-4000}
 SEED=${FINDINGS_SEED:-1}
 # Balanced openings: random 6-ply lines redrawn until a short search scores them within ±1
-# pawn (selfplay/src/openings.rs says why: plain random plies hand White a piece in a quarter
+# pawn (selfplay/src/run/openings.rs says why: plain random plies hand White a piece in a quarter
 # of chess openings, and the first-move advantage measured is then the openings').
 OPENINGS=${FINDINGS_OPENINGS:-balanced-plies:6}
 SCALE=${FINDINGS_SCALE:-1}

@@ -2,32 +2,27 @@
 //!
 //! Tournaments, statistics, piece-value estimation, reports and the `variantlab` command,
 //! built on `variantlab-engine`. The engine knows nothing of any of this.
+//!
+//! Layers, each using only those listed before it (no module imports one above it, and
+//! there is no import cycle):
+//! - [`stats`]: the statistics (intervals, Elo, SPRT), pure functions of counts;
+//! - [`output`]: writing files and the terminal;
+//! - [`run`]: one game, the pair scheduler, engine configurations and external engines, and
+//!   the run folder (`run.json`, the CSVs, `games.pgn`, locks, resume, merge, SPRT matches);
+//! - [`tune`]: evaluation weights fitted to recorded games;
+//! - [`values`]: piece values from games;
+//! - [`analysis`]: what run folders say (`stats`, `report`);
+//! - [`commands`]: the command line and the commands beside the layers.
 
 pub mod analysis;
-pub mod bench;
-pub mod charts;
-pub mod cli;
-pub mod config;
-pub mod engine_process;
-pub mod folder_lock;
-pub mod inspect;
-pub mod merge;
-pub mod openings;
+pub mod commands;
 pub mod output;
-pub mod pgn;
-pub mod play;
-pub mod recorded;
-pub mod report;
-pub mod rescore;
-pub mod run_folder;
-pub mod sprt;
+pub mod run;
 pub mod stats;
-pub mod study;
-pub mod tournament;
-pub mod trade_scores;
 pub mod tune;
-pub mod tuned_values;
-pub mod uci;
 pub mod values;
-pub mod variant_file;
-pub mod viewer;
+
+// The paths the tests, benches and notebooks use.
+pub use analysis::{report, viewer};
+pub use commands::{bench, cli};
+pub use run::{config, recorded};

@@ -484,37 +484,19 @@ fn write_value(v: &serde_json::Value, indent: usize, out: &mut String) {
     }
 }
 
+/// `(name, weights file)` of every registered variant, from the registry rows
+/// ([`for_each_variant!`](crate::for_each_variant)): `data/eval/<name>.json` each.
+macro_rules! embedded_weights {
+    (() $( $(#[$doc:meta])* $kind:ident => $name:literal, $game:ty, $info:expr; )*) => {
+        &[$( ($name, include_str!(concat!("../../../data/eval/", $name, ".json"))), )*]
+    };
+}
+
 /// The tuned weights embedded in the binary, by variant name: the default evaluation of every
-/// variant that has passed the tune-then-SPRT loop (`docs/evaluation.md`). Variants without an
-/// entry use the classic evaluation.
-const EMBEDDED: &[(&str, &str)] = &[
-    ("chess", include_str!("../../../data/eval/chess.json")),
-    (
-        "dai-mitregi",
-        include_str!("../../../data/eval/dai-mitregi.json"),
-    ),
-    (
-        "dai-mitregi-stepping",
-        include_str!("../../../data/eval/dai-mitregi-stepping.json"),
-    ),
-    (
-        "dream-chess-46",
-        include_str!("../../../data/eval/dream-chess-46.json"),
-    ),
-    (
-        "extreme-2d",
-        include_str!("../../../data/eval/extreme-2d.json"),
-    ),
-    (
-        "dialectic",
-        include_str!("../../../data/eval/dialectic.json"),
-    ),
-    (
-        "dialectic-hegelian",
-        include_str!("../../../data/eval/dialectic-hegelian.json"),
-    ),
-    ("gateway", include_str!("../../../data/eval/gateway.json")),
-];
+/// built-in variant (`docs/evaluation.md`), one file per variant of the registry, so the
+/// variants are listed once. A variant file's variant has none and uses the classic
+/// evaluation.
+const EMBEDDED: &[(&str, &str)] = crate::for_each_variant!([embedded_weights], ());
 
 /// The embedded default weights of a variant, parsed once.
 pub fn builtin(variant: &str) -> Option<Arc<EvalWeights>> {
@@ -532,4 +514,18 @@ pub fn builtin(variant: &str) -> Option<Arc<EvalWeights>> {
         })
         .get(variant)
         .cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::VariantKind;
+
+    /// Every registered variant has embedded default weights, and they parse.
+    #[test]
+    fn every_registered_variant_has_its_default_weights() {
+        for kind in VariantKind::ALL {
+            assert!(super::builtin(kind.name()).is_some(), "{}", kind.name());
+        }
+        assert!(super::builtin("file").is_none());
+    }
 }

@@ -5,10 +5,11 @@
 //! Openings are written two ways: `random-plies:N` runs record the opening as moves from the
 //! start position, every other run records a position text.
 
-use crate::tournament::RunConfig;
+use crate::run::format::RunConfig;
+use crate::stats::GameResult;
 use anyhow::{bail, Context, Result};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use variantlab_engine::game::Game;
 use variantlab_engine::Move;
 
@@ -47,13 +48,13 @@ pub struct Ply {
     pub eval_white_cp: f32,
 }
 
-/// The settings of a run folder ([`crate::tournament::saved_config`]: a file-defined
+/// The settings of a run folder ([`crate::run::format::saved_config`]: a file-defined
 /// variant's games replay with the definition stored in the run).
 ///
 /// # Errors
 /// A missing or malformed `run.json`.
 pub fn read_run(dir: &Path) -> Result<RunConfig> {
-    crate::tournament::saved_config(dir)?
+    crate::run::format::saved_config(dir)?
         .with_context(|| format!("{}: no run.json (not a run folder?)", dir.display()))
 }
 
@@ -300,7 +301,7 @@ pub fn check_moves(
 /// names the folder and game.
 pub fn opening_position<G: Game>(run: &RunConfig, dir: &Path, game: &GameRow) -> Result<G> {
     let id = game.id;
-    if crate::openings::plays_from_start(&run.openings) {
+    if crate::run::openings::plays_from_start(&run.openings) {
         let mut p = G::start();
         for m in game.opening.split_whitespace() {
             p.play_text(m)
@@ -342,4 +343,103 @@ pub fn replay<G: Game>(
         pos.play_unchecked(m);
     }
     Ok(pos)
+}
+
+/// One game as the statistics see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Game id.
+    pub id: u64,
+    /// Result from White's point of view.
+    pub result: GameResult,
+    /// Termination reason.
+    pub termination: String,
+    /// Plies.
+    pub plies: u32,
+}
+
+/// A tournament folder, read back.
+#[derive(Clone, Debug)]
+pub struct RunData {
+    /// Where it was read from.
+    pub dir: PathBuf,
+    /// Its configuration.
+    pub config: RunConfig,
+    /// Its games.
+    pub games: Vec<GameRecord>,
+}
+
+/// Reads `run.json` and `games.csv` of a folder.
+///
+/// # Errors
+/// A missing or malformed file, named with the line and column at fault.
+pub fn load(dir: &Path) -> Result<RunData> {
+    let config = crate::run::recorded::read_run(dir)?;
+    let gpath = dir.join("games.csv");
+    let mut reader =
+        csv::Reader::from_path(&gpath).with_context(|| format!("reading {}", gpath.display()))?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("reading {}", gpath.display()))?
+        .clone();
+    let col = |name: &str| -> Result<usize> {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("{}: no column {name:?}", gpath.display()))
+    };
+    let (cid, cres, cterm, cplies) = (
+        col("game_id")?,
+        col("result")?,
+        col("termination")?,
+        col("plies")?,
+    );
+    let mut games = Vec::new();
+    for (i, rec) in reader.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.with_context(|| format!("{}: line {line}", gpath.display()))?;
+        if rec.len() != headers.len() {
+            bail!(
+                "{}: line {line} has {} fields, expected {} (a truncated file?)",
+                gpath.display(),
+                rec.len(),
+                headers.len()
+            );
+        }
+        let field = |c: usize| rec.get(c).unwrap_or("");
+        let result = match field(cres) {
+            "1-0" => GameResult::WhiteWin,
+            "0-1" => GameResult::BlackWin,
+            "1/2-1/2" => GameResult::Draw,
+            other => bail!(
+                "{}: line {line}: result {other:?} is not 1-0, 0-1 or 1/2-1/2",
+                gpath.display()
+            ),
+        };
+        let num = |c: usize, what: &str| -> Result<u64> {
+            field(c).parse().with_context(|| {
+                format!(
+                    "{}: line {line}: {what} {:?} is not a number",
+                    gpath.display(),
+                    field(c)
+                )
+            })
+        };
+        games.push(GameRecord {
+            id: num(cid, "game_id")?,
+            result,
+            termination: field(cterm).to_string(),
+            plies: num(cplies, "plies")? as u32,
+        });
+    }
+    check_moves(
+        dir,
+        &config,
+        games.iter().map(|g| (g.id, u64::from(g.plies))),
+    )?;
+    Ok(RunData {
+        dir: dir.to_path_buf(),
+        config,
+        games,
+    })
 }

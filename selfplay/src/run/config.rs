@@ -94,9 +94,9 @@ impl EngineConfig {
             return Ok(EngineConfig::default_named());
         }
         if let Some(command) = spec.strip_prefix("engine:") {
-            crate::engine_process::split_command(command)?;
+            crate::run::engine_process::split_command(command)?;
             return Ok(EngineConfig {
-                name: crate::engine_process::engine_name(command),
+                name: crate::run::engine_process::engine_name(command),
                 engine: Some(command.trim().to_string()),
                 ..EngineConfig::default()
             });
@@ -231,7 +231,7 @@ impl EngineConfig {
     /// the variant or an option.
     pub fn check_engine(&self, variant: &str) -> Result<()> {
         if let Some(command) = &self.engine {
-            let mut e = crate::engine_process::UciEngine::start(command, None)
+            let mut e = crate::run::engine_process::UciEngine::start(command, None)
                 .with_context(|| format!("configuration {:?}", self.name))?;
             e.configure(variant, &self.options)
                 .with_context(|| format!("configuration {:?}", self.name))?;
@@ -316,17 +316,14 @@ impl EngineConfig {
 pub const DEFAULT_NODES: u64 = 1000;
 /// Openings of every command that plays games, unless `--openings` says otherwise: six
 /// seeded random plies, enough that colour-swapped pairs differ from one another, redrawn
-/// until a short search finds the position balanced (`crate::openings`: plain random plies
+/// until a short search finds the position balanced (`crate::run::openings`: plain random plies
 /// hand the side to move a hanging piece often enough to fake a first-move advantage).
 pub const DEFAULT_OPENINGS: &str = "balanced-plies:6";
 /// Ply cap of a variant's games unless a command sets one (`--max-plies`): the registry's
 /// ([`VariantInfo::max_plies`](variantlab_engine::variants::VariantInfo::max_plies)); a game
 /// still going then is a draw.
-pub fn default_max_plies(variant: &str) -> u32 {
-    variantlab_engine::VariantKind::from_name(variant)
-        .map_or(variantlab_engine::variants::DEFAULT_MAX_PLIES, |kind| {
-            kind.info().max_plies
-        })
+pub fn default_max_plies(variant: variantlab_engine::VariantKind) -> u32 {
+    variant.info().max_plies
 }
 
 /// The most games a run, study or match may have: far beyond any study one machine

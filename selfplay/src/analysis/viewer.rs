@@ -1,7 +1,7 @@
 //! The report's board diagrams and game viewer data.
 //!
 //! The page's script knows no variant's rules, so everything it shows is computed here: each
-//! game is replayed on the engine ([`crate::recorded`]) and every ply becomes the list of cell
+//! game is replayed on the engine ([`crate::run::recorded`]) and every ply becomes the list of cell
 //! occupants of the variant's [`Diagram`] (cells fixed per variant, so a ply is stored as the
 //! cells that changed). The script only draws: it sets the occupants of an SVG template
 //! rendered here from the start position.
@@ -11,8 +11,8 @@
 //! shared by its runs; the page says which games have no boards. A ply is stored as the cells
 //! it changed (`cell:code,...`, plies separated by `;`).
 
-use crate::recorded::{GameRow, Ply};
-use crate::tournament::RunConfig;
+use crate::run::format::RunConfig;
+use crate::run::recorded::{GameRow, Ply};
 use anyhow::Result;
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashMap};
@@ -167,7 +167,7 @@ pub struct RunView {
 /// example games and for the first games up to `budget` plies.
 ///
 /// # Errors
-/// A bad opening or an illegal recorded move ([`crate::recorded::replay`]).
+/// A bad opening or an illegal recorded move ([`crate::run::recorded::replay`]).
 pub fn run_view<G: Game>(
     label: &str,
     run: &RunConfig,
@@ -205,11 +205,11 @@ pub fn run_view<G: Game>(
             "evals": plies.iter().map(|p| p.eval_white_cp.round() as i64).collect::<Vec<_>>(),
         });
         if chosen.contains(&g.id) {
-            let first: G = crate::recorded::opening_position(run, dir, g)?;
+            let first: G = crate::run::recorded::opening_position(run, dir, g)?;
             let start_codes = first.diagram().codes();
             let mut prev = start_codes.clone();
             let mut diffs: Vec<String> = Vec::with_capacity(plies.len());
-            let last: G = crate::recorded::replay(run, dir, g, plies, |_, pos: &G, m| {
+            let last: G = crate::run::recorded::replay(run, dir, g, plies, |_, pos: &G, m| {
                 let mut next = pos.clone();
                 next.play_unchecked(m);
                 let codes = next.diagram().codes();
@@ -231,7 +231,7 @@ pub fn run_view<G: Game>(
         list.push(entry);
     }
     let data = json!({
-        "variant": run.variant,
+        "variant": run.variant.name(),
         "label": label,
         "cells": start.cells.len(),
         "template": template,

@@ -13,6 +13,8 @@
 //!    weight towards its starting value; the held-out loss is checked every few epochs and
 //!    the best weights so far are kept (early stopping).
 
+pub mod rescore;
+
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -20,7 +22,7 @@ use std::path::{Path, PathBuf};
 use variantlab_engine::eval::{EvalWeights, Evaluator, FeatureRecorder, Layout, Provenance};
 use variantlab_engine::game::Game;
 use variantlab_engine::search::EvalChoice;
-use variantlab_engine::{with_variant, VariantKind};
+use variantlab_engine::with_variant;
 
 /// What `variantlab tune` is asked to do.
 #[derive(Clone, Debug)]
@@ -39,7 +41,7 @@ pub struct TuneOptions {
     /// Share of the target taken from the recorded search score instead of the result.
     pub score_weight: f64,
     /// Search each position again with this many nodes (with the starting weights) and take
-    /// that score instead of the recorded one ([`crate::rescore`]).
+    /// that score instead of the recorded one ([`crate::tune::rescore`]).
     pub rescore_nodes: Option<u64>,
     /// An external UCI engine (a command line) that rescores instead of our own search.
     pub rescore_engine: Option<String>,
@@ -72,7 +74,7 @@ pub struct Dataset {
     /// `--from classic` starts from.
     pub classic: Vec<f32>,
     /// The recorded search score of each position (White's side, centipawns, clamped to
-    /// ±[`crate::rescore::SCORE_CLAMP`]), for `--score-weight`.
+    /// ±[`crate::tune::rescore::SCORE_CLAMP`]), for `--score-weight`.
     pub score: Vec<f32>,
     /// The game (numbered across folders) each position comes from.
     pub game: Vec<u32>,
@@ -214,7 +216,7 @@ pub fn read_positions_keeping<G: Game>(
     skip_plies: u32,
     keep: bool,
 ) -> Result<(Dataset, Vec<G>)> {
-    const CLAMP: f32 = crate::rescore::SCORE_CLAMP as f32;
+    const CLAMP: f32 = crate::tune::rescore::SCORE_CLAMP as f32;
     let mut kept = Vec::new();
     let start = G::start();
     let layout = Layout::of(&start);
@@ -226,27 +228,27 @@ pub fn read_positions_keeping<G: Game>(
     let mut recorder = FeatureRecorder::new(layout);
     let kinds = start.material_kinds();
     for dir in dirs {
-        let run = crate::recorded::read_run(dir)?;
-        if run.variant != start.variant_name() {
+        let run = crate::run::recorded::read_run(dir)?;
+        if run.variant.name() != start.variant_name() {
             bail!(
                 "{}: games of {}, not {} (tune one variant at a time)",
                 dir.display(),
-                run.variant,
+                run.variant.name(),
                 start.variant_name()
             );
         }
         let games = read_games(dir)?;
-        crate::recorded::check_moves(
+        crate::run::recorded::check_moves(
             dir,
             &run,
             games.iter().map(|(g, _)| (g.id, u64::from(g.plies))),
         )?;
-        let moves = crate::recorded::read_moves(dir)?;
+        let moves = crate::run::recorded::read_moves(dir)?;
         for (game, result) in &games {
             let Some(list) = moves.get(&game.id) else {
                 continue;
             };
-            crate::recorded::replay::<G>(&run, dir, game, list, |ply, pos, m| {
+            crate::run::recorded::replay::<G>(&run, dir, game, list, |ply, pos, m| {
                 if ply as u32 >= skip_plies && !pos.in_check() && !pos.is_tactical(m) {
                     recorder.record(pos);
                     for &(j, n) in &recorder.features {
@@ -301,8 +303,8 @@ fn fingerprint(data: &Dataset, start: &[[f64; 2]], from: &str, nodes: u64) -> u6
 }
 
 /// Every game that was not forfeited, with its result from White's side.
-fn read_games(dir: &Path) -> Result<Vec<(crate::recorded::GameRow, f32)>> {
-    Ok(crate::recorded::read_games(dir)?
+fn read_games(dir: &Path) -> Result<Vec<(crate::run::recorded::GameRow, f32)>> {
+    Ok(crate::run::recorded::read_games(dir)?
         .into_iter()
         .filter(|g| !FORFEITS.contains(&g.termination.as_str()))
         .map(|g| {
@@ -545,10 +547,8 @@ pub fn run(o: &TuneOptions) -> Result<()> {
     if o.rescore_engine.is_some() && o.rescore_nodes.is_none() {
         bail!("--rescore-engine searches each position with --rescore-nodes nodes: give --rescore-nodes");
     }
-    let variant = crate::recorded::read_run(first)?.variant;
-    let kind = VariantKind::from_name(&variant)
-        .with_context(|| format!("{}: run.json", first.display()))?;
-    with_variant!(kind, G => tune::<G>(o, &variant))
+    let kind = crate::run::recorded::read_run(first)?.variant;
+    with_variant!(kind, G => tune::<G>(o, kind.name()))
 }
 
 fn tune<G: Game>(o: &TuneOptions, variant: &str) -> Result<()> {
@@ -568,15 +568,16 @@ fn tune<G: Game>(o: &TuneOptions, variant: &str) -> Result<()> {
         .collect();
     if let Some(nodes) = o.rescore_nodes {
         let print = fingerprint(&data, &start_w, &o.from, nodes);
-        let cache = crate::rescore::cache_path(&o.out);
+        let cache = crate::tune::rescore::cache_path(&o.out);
         let rescorer = match &o.rescore_engine {
-            Some(command) => crate::rescore::Rescorer::Engine {
+            Some(command) => crate::tune::rescore::Rescorer::Engine {
                 command: command.clone(),
                 variant: variant.to_string(),
             },
-            None => crate::rescore::Rescorer::Own(choice.clone()),
+            None => crate::tune::rescore::Rescorer::Own(choice.clone()),
         };
-        let scores = crate::rescore::rescore(&positions, &rescorer, nodes, print, &cache, o.quiet)?;
+        let scores =
+            crate::tune::rescore::rescore(&positions, &rescorer, nodes, print, &cache, o.quiet)?;
         let moved: f64 = data
             .score
             .iter()
@@ -644,7 +645,7 @@ fn tune<G: Game>(o: &TuneOptions, variant: &str) -> Result<()> {
         .games
         .iter()
         .map(|d| {
-            crate::recorded::read_run(d).map_or_else(
+            crate::run::recorded::read_run(d).map_or_else(
                 |_| d.display().to_string(),
                 |r| {
                     format!(
@@ -683,7 +684,7 @@ fn tune<G: Game>(o: &TuneOptions, variant: &str) -> Result<()> {
         version: format!(
             "variantlab {}{}",
             env!("CARGO_PKG_VERSION"),
-            crate::tournament::git_commit().map_or(String::new(), |c| format!(" ({c})"))
+            crate::run::format::git_commit().map_or(String::new(), |c| format!(" ({c})"))
         ),
         holdout_loss: Some(f.holdout_loss),
         scale: Some(f.scale),

@@ -12,32 +12,31 @@
 //! one are discarded unwritten. `sprt.csv` gets one whole flushed row per pair, so a killed
 //! run resumes from its last complete pair (`--resume DIR`).
 
-use crate::config::EngineConfig;
-use crate::openings::Openings;
 use crate::output::{out, write_json};
-use crate::play::{play_game, Adjudication, PlayerSpec, Players, TimeControl};
+use crate::run::config::EngineConfig;
+use crate::run::format::read_csv;
+use crate::run::openings::Openings;
+use crate::run::play::{Adjudication, TimeControl};
+use crate::run::schedule::{self, Flow, Match, MatchSettings, Observer, Order, Played, Slot};
 use crate::stats::{fixed, EloModel, Sprt, SprtStatus, Stats};
-use crate::tournament::{game_seed, read_csv};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
 use std::path::Path;
 use variantlab_engine::game::Game;
-use variantlab_engine::search::Limits;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
 /// Everything that defines an SPRT match; saved as `sprt_config.json` and read back strictly,
-/// as `run.json` is ([`crate::tournament::RunConfig`]).
+/// as `run.json` is ([`crate::run::format::RunConfig`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SprtConfig {
-    /// Variant name.
-    pub variant: String,
+    /// The variant (written as its name).
+    #[serde(with = "crate::run::variant_file::by_name")]
+    pub variant: VariantKind,
     /// The variant's definition when it was read from a file: part of the match's identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant_file: Option<crate::variant_file::VariantDefinition>,
+    pub variant_file: Option<crate::run::variant_file::VariantDefinition>,
     /// The reference configuration.
     pub base: EngineConfig,
     /// The candidate (the "first engine" of every pair).
@@ -74,22 +73,35 @@ pub struct SprtConfig {
 }
 
 impl SprtConfig {
-    /// The limits per move of a player whose configuration sets none.
-    pub fn default_limits(&self) -> Limits {
-        if self.movetime.is_some() || self.tc.is_some() {
-            crate::tournament::default_limits(None, None, self.movetime, self.tc)
-        } else {
-            Limits::nodes(self.nodes)
+    /// The settings the games are played with: the test configuration is engine A (White
+    /// in the first game of each pair), and a player whose configuration sets no limits
+    /// gets `nodes`, or the time per move or clock instead.
+    pub fn settings(&self) -> MatchSettings {
+        let timed = self.movetime.is_some() || self.tc.is_some();
+        MatchSettings {
+            variant: self.variant,
+            engines: [self.test.clone(), self.base.clone()],
+            limits: crate::run::format::default_limits(
+                (!timed).then_some(self.nodes),
+                None,
+                self.movetime,
+                self.tc,
+            ),
+            tc: self.tc,
+            seed: self.seed,
+            openings: self.openings.clone(),
+            adjudication: Adjudication {
+                max_plies: self.max_plies,
+                resign: None,
+                draw: None,
+            },
+            record_moves: false,
         }
     }
 
-    /// Whether these settings fix every game by the seed: no time limit, no external
-    /// engine.
+    /// Whether these settings fix every game by the seed ([`MatchSettings::is_reproducible`]).
     pub fn is_reproducible(&self) -> bool {
-        self.movetime.is_none()
-            && self.tc.is_none()
-            && !self.base.is_external()
-            && !self.test.is_external()
+        self.settings().is_reproducible()
     }
 
     fn test(&self) -> Result<Sprt> {
@@ -292,12 +304,12 @@ pub enum Job {
     /// A match with these settings.
     Start(Box<SprtConfig>),
     /// The match in the folder, with a new cap on its games if given, and the engines the
-    /// command line named (`--base`, `--test`; see [`crate::tournament::confirm_engines`]).
+    /// command line named (`--base`, `--test`; see [`crate::run::tournament::confirm_engines`]).
     Resume {
         /// A new cap on the match's games.
         max_games: Option<u64>,
         /// `--base` and `--test`, if given.
-        named: Box<crate::tournament::Named>,
+        named: Box<crate::run::tournament::Named>,
     },
 }
 
@@ -311,8 +323,8 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         if !cpath.exists() {
             bail!("--resume {}: no sprt_config.json there", dir.display());
         }
+        crate::run::variant_file::load_stored(&cpath)?;
         let c: SprtConfig = crate::output::read_json(&cpath)?;
-        crate::variant_file::ensure(&c.variant, c.variant_file.as_ref(), &cpath)?;
         for engine in [&c.base, &c.test] {
             engine
                 .check_name()
@@ -332,18 +344,11 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
                         dir.display()
                     );
                 }
-                let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
-                crate::run_folder::clear(dir)?;
+                let _lock = crate::run::folder_lock::FolderLock::acquire(dir)?;
+                crate::run::folder::clear(dir)?;
             }
             c.test()?;
-            let kind = VariantKind::from_name(&c.variant)?;
-            with_variant!(kind, G => {
-                Openings::parse::<G>(&c.openings)?;
-                c.base.validate::<G>()?;
-                c.test.validate::<G>()?;
-            });
-            c.base.check_engine(&c.variant)?;
-            c.test.check_engine(&c.variant)?;
+            c.settings().validate()?;
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating output folder {}", dir.display()))?;
             write_json(&cpath, &c)?;
@@ -351,24 +356,23 @@ pub fn run(job: Job, dir: &Path, threads: usize, quiet: bool, force: bool) -> Re
         }
         Job::Resume { max_games, named } => {
             let mut c = saved()?;
-            crate::tournament::confirm_engines(
+            crate::run::tournament::confirm_engines(
                 &cpath,
                 [&c.base, &c.test],
                 &named,
                 ["--base", "--test"],
             )?;
             if let Some(cap) = max_games {
-                crate::folder_lock::ensure_unused(dir)?;
+                crate::run::folder_lock::ensure_unused(dir)?;
                 c.max_games = cap;
                 write_json(&cpath, &c)?;
             }
             c
         }
     };
-    crate::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
-    let _lock = crate::folder_lock::FolderLock::acquire(dir)?;
-    let kind = VariantKind::from_name(&config.variant)?;
-    with_variant!(kind, G => run_variant::<G>(&config, dir, threads, quiet))
+    crate::run::config::check_memory(threads, config.max_games, [&config.base, &config.test])?;
+    let _lock = crate::run::folder_lock::FolderLock::acquire(dir)?;
+    with_variant!(config.variant, G => run_variant::<G>(&config, dir, threads, quiet))
 }
 
 /// How often a match without a terminal prints where it stands.
@@ -431,7 +435,79 @@ fn signed(x: f64) -> String {
     }
 }
 
-#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
+/// The SPRT watching a match: it takes the games in id order, writes each pair's row to
+/// `sprt.csv` (flushed) and stops the match once the test decides.
+struct Watch<'a> {
+    sprt: &'a Sprt,
+    stats: Stats,
+    wdl: [u64; 3],
+    out: csv::Writer<std::fs::File>,
+    bar: indicatif::ProgressBar,
+    /// Without a terminal: a plain line now and then instead of the bar.
+    plain_progress: bool,
+    last_line: std::time::Instant,
+    /// The first game of the pair under way: the test's points, plies and termination.
+    first: Option<(f64, u32, &'static str)>,
+    decided: Option<SprtStatus>,
+}
+
+impl Observer for Watch<'_> {
+    fn game(&mut self, g: Played) -> Result<Flow> {
+        let test_color = if g.slot.a_is_white() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let points = match g.outcome.end.winner() {
+            Some(c) if c == test_color => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        let game = (points, g.outcome.plies, g.outcome.end.reason());
+        let Some(first) = self.first.take().filter(|_| !g.slot.a_is_white()) else {
+            self.first = Some(game);
+            return Ok(Flow::Continue);
+        };
+        let (r, pair) = ([first, game], g.slot.pair);
+        let (stats, wdl, sprt) = (&mut self.stats, &mut self.wdl, self.sprt);
+        stats.add_pair(r[0].0, r[1].0);
+        add_results(wdl, [r[0].0, r[1].0]);
+        let llr = sprt.llr(&stats.penta);
+        self.out.write_record([
+            pair.to_string(),
+            r[0].0.to_string(),
+            r[1].0.to_string(),
+            r[0].1.to_string(),
+            r[1].1.to_string(),
+            r[0].2.to_string(),
+            r[1].2.to_string(),
+            ((r[0].0 + r[1].0) * 2.0).round().to_string(),
+            format!("{llr:.4}"),
+        ])?;
+        self.out.flush()?;
+        self.bar.inc(1);
+        let (lo, hi) = sprt.bounds();
+        let progress = format!(
+            "LLR {llr:.2} [{lo:.2}, {hi:.2}]  penta {:?}  W {} D {} L {}",
+            stats.penta, wdl[0], wdl[1], wdl[2]
+        );
+        if self.plain_progress && self.last_line.elapsed() >= PROGRESS_EVERY {
+            eprintln!("{} pairs  {progress}", pair + 1);
+            self.last_line = std::time::Instant::now();
+        }
+        if let Ok(mut latest) = LATEST.lock() {
+            *latest = format!("{} pairs  {progress}", pair + 1);
+        }
+        self.bar.set_message(progress);
+        self.decided = verdict(sprt, stats);
+        Ok(if self.decided.is_some() {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    }
+}
+
 fn run_variant<G: Game>(
     config: &SprtConfig,
     dir: &Path,
@@ -439,11 +515,12 @@ fn run_variant<G: Game>(
     quiet: bool,
 ) -> Result<SprtSummary> {
     let sprt = config.test()?;
+    let settings = config.settings();
     // Checked before sprt_config.json was written, so a failure here comes from that file.
-    let openings = Openings::parse::<G>(&config.openings)
+    let openings = Openings::parse::<G>(&settings.openings)
         .with_context(|| format!("the openings of {}", dir.join("sprt_config.json").display()))?;
     let path = dir.join("sprt.csv");
-    crate::tournament::drop_partial_line(&path)?;
+    crate::run::format::drop_partial_line(&path)?;
     let header: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();
     let done = if path.exists() {
         read_csv(&path, &header)?
@@ -474,116 +551,42 @@ fn run_variant<G: Game>(
         out.write_record(HEADER)?;
         out.flush()?;
     }
-    // Without a terminal the bar is hidden and a plain line says where the match stands
-    // now and then, so a redirected match is not silent.
-    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let plain_progress = !quiet && !terminal;
-    let mut last_line = std::time::Instant::now();
-    let bar = if quiet || !terminal {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new_spinner()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {pos} pairs  {msg}  {per_sec}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .stack_size(variantlab_engine::search::THREAD_STACK)
-        .build()?;
-    // Both players are set up (external engines started) before anything is played.
-    let logs = dir.join(crate::tournament::ENGINE_LOGS);
-    let spec =
-        |c: &EngineConfig| PlayerSpec::new::<G>(c, config.default_limits(), config.tc, Some(&logs));
-    let (test_spec, base_spec) = (spec(&config.test)?, spec(&config.base)?);
+    let pool = schedule::pool(threads)?;
+    let players = settings.players::<G>(Some(&dir.join(crate::run::format::ENGINE_LOGS)))?;
     let max_pairs = config.max_games.div_ceil(2);
-    let mut next = done.len() as u64;
-    let mut decided = verdict(&sprt, &stats);
-    let batch = (threads.max(1) * 4) as u64;
-    while decided.is_none() && next < max_pairs {
-        let ids: Vec<u64> = (next..(next + batch).min(max_pairs)).collect();
-        let results: Vec<[(f64, u32, &'static str); 2]> = pool.install(|| {
-            ids.par_iter()
-                .map(|&pair| {
-                    let (start, _) = openings.opening::<G>(pair, game_seed(config.seed, pair * 2));
-                    [0u64, 1].map(|g| {
-                        let id = pair * 2 + g;
-                        let seed = game_seed(config.seed, id);
-                        // The test configuration is White in the first game of the pair.
-                        let (w, b) = if g == 0 {
-                            (&test_spec, &base_spec)
-                        } else {
-                            (&base_spec, &test_spec)
-                        };
-                        let (mut w, mut b) = (w.player(seed), b.player(seed ^ 1));
-                        let players = Players {
-                            white: &mut w,
-                            black: &mut b,
-                        };
-                        let o = play_game(
-                            start.clone(),
-                            players,
-                            Adjudication {
-                                max_plies: config.max_plies,
-                                resign: None,
-                                draw: None,
-                            },
-                            false,
-                        );
-                        let test_color = if g == 0 { Color::White } else { Color::Black };
-                        let points = match o.end.winner() {
-                            Some(c) if c == test_color => 1.0,
-                            Some(_) => 0.0,
-                            None => 0.5,
-                        };
-                        (points, o.plies, o.end.reason())
-                    })
-                })
-                .collect()
-        });
-        for (pair, r) in ids.iter().zip(results) {
-            stats.add_pair(r[0].0, r[1].0);
-            add_results(&mut wdl, [r[0].0, r[1].0]);
-            let llr = sprt.llr(&stats.penta);
-            out.write_record([
-                pair.to_string(),
-                r[0].0.to_string(),
-                r[1].0.to_string(),
-                r[0].1.to_string(),
-                r[1].1.to_string(),
-                r[0].2.to_string(),
-                r[1].2.to_string(),
-                ((r[0].0 + r[1].0) * 2.0).round().to_string(),
-                format!("{llr:.4}"),
-            ])?;
-            out.flush()?;
-            next = pair + 1;
-            bar.inc(1);
-            let (lo, hi) = sprt.bounds();
-            let progress = format!(
-                "LLR {llr:.2} [{lo:.2}, {hi:.2}]  penta {:?}  W {} D {} L {}",
-                stats.penta, wdl[0], wdl[1], wdl[2]
-            );
-            if plain_progress && last_line.elapsed() >= PROGRESS_EVERY {
-                eprintln!("{} pairs  {progress}", pair + 1);
-                last_line = std::time::Instant::now();
-            }
-            if let Ok(mut latest) = LATEST.lock() {
-                *latest = format!("{} pairs  {progress}", pair + 1);
-            }
-            bar.set_message(progress);
-            decided = verdict(&sprt, &stats);
-            if decided.is_some() {
-                break;
-            }
-        }
+    let decided = verdict(&sprt, &stats);
+    let mut watch = Watch {
+        sprt: &sprt,
+        stats,
+        wdl,
+        out,
+        bar: schedule::progress(quiet, None, "{spinner} {pos} pairs  {msg}  {per_sec}"),
+        plain_progress: !quiet && !std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        last_line: std::time::Instant::now(),
+        first: None,
+        decided,
+    };
+    let next = done.len() as u64;
+    if decided.is_none() && next < max_pairs {
+        let start = |slot: &Slot| schedule::pair_opening::<G>(&openings, config.seed, slot);
+        let games = Match {
+            settings: &settings,
+            players: [&players[0], &players[1]],
+            start: &start,
+        };
+        games.run(
+            &pool,
+            next * 2..max_pairs * 2,
+            &|_| true,
+            Order::ById,
+            &mut watch,
+        )?;
     }
-    bar.finish_and_clear();
-    drop((test_spec, base_spec));
+    watch.bar.finish_and_clear();
+    drop(players);
     let s = SprtSummary {
         reproducible: config.reproducible,
-        ..summary(&sprt, &stats, wdl, decided)
+        ..summary(&sprt, &watch.stats, watch.wdl, watch.decided)
     };
     write_json(&dir.join("sprt.json"), &s)?;
     Ok(s)

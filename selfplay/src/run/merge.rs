@@ -1,21 +1,21 @@
 //! `variantlab merge`: shard folders of one study joined into the folder a single run would
 //! have written, swapped into place whole.
 
-use crate::folder_lock::FolderLock;
 use crate::output::{out, write_json};
-use crate::pgn;
-use crate::tournament::{
+use crate::run::folder_lock::FolderLock;
+use crate::run::format::{
     ends_unfinished, games_header, now, read_csv, rewrite, saved_config, RunConfig, Summary,
     MOVES_HEADER, OPENINGS_COPY,
 };
+use crate::run::pgn;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use variantlab_engine::{with_variant, VariantKind};
+use variantlab_engine::with_variant;
 
 /// Combines shard folders into `out`, refusing folders from different studies. The whole
 /// result is written into a folder beside `out` (`OUT.merging`), which then takes `out`'s
-/// place in one step ([`crate::run_folder::exchange`]): a kill leaves the old state or the
+/// place in one step ([`crate::run::folder::exchange`]): a kill leaves the old state or the
 /// new one, never a mix. `out` is locked meanwhile; a run of another study there is refused
 /// unless `force`; whatever variantlab did not write there is kept.
 ///
@@ -44,8 +44,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
             _ => {}
         }
         c.openings_in(d)?;
-        let kind = VariantKind::from_name(&c.variant)?;
-        header = games_header(&with_variant!(kind, G => G::start().material_kinds()));
+        header = games_header(&with_variant!(c.variant, G => G::start().material_kinds()));
         let games_path = d.join("games.csv");
         if ends_unfinished(&games_path)? {
             bail!(
@@ -59,14 +58,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
             let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
             let m = read_csv(&d.join("moves.csv"), &mh)?;
             let id_of = |r: &Vec<String>| r[0].parse::<u64>().unwrap_or(u64::MAX);
-            let short = crate::recorded::short_games(
+            let short = crate::run::recorded::short_games(
                 games
                     .iter()
                     .map(|r| (id_of(r), r[9].parse().unwrap_or(u64::MAX))),
                 m.iter().enumerate().map(|(i, r)| (id_of(r), i as u64 + 2)),
             );
             if let Some(g) = short.first() {
-                return Err(crate::recorded::short_game_error(d, g));
+                return Err(crate::run::recorded::short_game_error(d, g));
             }
             let done: BTreeSet<u64> = games.iter().map(id_of).collect();
             moves.extend(m.into_iter().filter(|r| done.contains(&id_of(r))));
@@ -90,7 +89,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
             "{} holds another run ({} games of {}); use --force to replace it, or choose another --out",
             out.display(),
             there.games,
-            there.variant
+            there.variant.name()
         ),
         Err(e) if !force => {
             return Err(e.context(format!(
@@ -109,7 +108,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
     if staging.exists() {
         let stale = FolderLock::acquire(&staging)?;
         carry_over(&staging, out)?;
-        crate::run_folder::clear(&staging)?;
+        crate::run::folder::clear(&staging)?;
         drop(stale);
         std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
     }
@@ -153,17 +152,17 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
     // What variantlab did not write in `out` (the shards of examples/parallel, notes) moves
     // into the new folder, so the swap keeps it.
     carry_over(out, &staging)?;
-    crate::run_folder::exchange(&staging, out)?;
+    crate::run::folder::exchange(&staging, out)?;
     staging_lock.moved_to(out);
     lock.moved_to(&staging);
     // The old run, now beside: the toolkit's files only (checked above).
-    crate::run_folder::clear(&staging)?;
+    crate::run::folder::clear(&staging)?;
     drop(lock);
     std::fs::remove_dir(&staging).with_context(|| format!("removing {}", staging.display()))?;
     drop(staging_lock);
     Ok(Summary {
         not_reproducible,
-        engines: crate::tournament::engine_names(&config),
+        engines: crate::run::format::engine_names(&config),
         ..Summary::from_rows(&rows)
     })
 }
@@ -171,7 +170,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
 /// Moves the entries of `from` that variantlab did not write into `to` (none there by that
 /// name is replaced).
 fn carry_over(from: &Path, to: &Path) -> Result<()> {
-    for name in crate::run_folder::foreign(from)? {
+    for name in crate::run::folder::foreign(from)? {
         let (a, b) = (from.join(&name), to.join(&name));
         if b.exists() {
             bail!(

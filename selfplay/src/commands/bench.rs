@@ -114,12 +114,12 @@ pub fn run(kind: VariantKind, with_perft: bool) -> BenchResult {
 /// Games per minute on one thread at `nodes` per move: `games` seeded games of the default
 /// configuration from random four-ply openings, capped at 300 plies.
 pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
-    use crate::openings::Openings;
-    use crate::play::{play_game, Adjudication, PlayerSpec, Players};
+    use crate::run::openings::Openings;
+    use crate::run::play::{play_game, Adjudication, PlayerSpec, Players};
     with_variant!(kind, G => {
-        let openings = Openings::parse::<G>(crate::config::DEFAULT_OPENINGS)
+        let openings = Openings::parse::<G>(crate::run::config::DEFAULT_OPENINGS)
             .expect("the default openings parse");
-        let spec = PlayerSpec::new::<G>(&crate::config::EngineConfig::default_named(),
+        let spec = PlayerSpec::new::<G>(&crate::run::config::EngineConfig::default_named(),
             Limits::nodes(nodes),
             None,
             None,
@@ -127,7 +127,7 @@ pub fn games_per_minute(kind: VariantKind, nodes: u64, games: u64) -> f64 {
         .expect("the default configuration fits every variant");
         let t = Instant::now();
         for id in 0..games {
-            let seed = crate::tournament::game_seed(7, id);
+            let seed = crate::run::schedule::game_seed(7, id);
             let (start, _) = openings.opening::<G>(id, seed);
             let (mut w, mut b) = (spec.player(seed), spec.player(seed ^ 1));
             play_game(start, Players { white: &mut w, black: &mut b }, Adjudication { max_plies: kind.info().max_plies, resign: None, draw: None }, false);

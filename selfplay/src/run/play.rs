@@ -3,8 +3,8 @@
 //! searcher or an external UCI engine ([`Player`]), set up once per run by a
 //! [`PlayerSpec`].
 
-use crate::config::EngineConfig;
-use crate::engine_process::{EngineError, EnginePool, PooledEngine};
+use crate::run::config::EngineConfig;
+use crate::run::engine_process::{EngineError, EnginePool, PooledEngine};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::sync::Arc;

@@ -1,11 +1,12 @@
 //! Command-line parsing (clap): the arguments, their checks, and dispatch to the command
 //! bodies in their modules.
 
-use crate::config::EngineConfig;
-use crate::inspect;
-use crate::play::Adjudication;
-use crate::study::Study;
-use crate::tournament::{self, PlayJob, RunConfig, RunOptions};
+use crate::commands::inspect;
+use crate::commands::study::Study;
+use crate::run::config::EngineConfig;
+use crate::run::format::{self, RunConfig};
+use crate::run::play::Adjudication;
+use crate::run::tournament::{self, PlayJob, RunOptions};
 use crate::values::ValuesJob;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -15,6 +16,53 @@ use variantlab_engine::VariantKind;
 
 /// The `--openings` help of `play`, `study` and `sprt`: one text for the three.
 const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]`, `random-plies:P`, `trades:P[:M]` (a near-even trade made, at the start or after P random and M engine plies) or a file of positions, one per line";
+
+/// `--variant`, of every command about one variant.
+#[derive(clap::Args, Debug)]
+struct VariantArg {
+    /// Variant name (see `variantlab variants`) [default: the --variant-file's]
+    #[arg(long)]
+    variant: Option<String>,
+}
+
+impl VariantArg {
+    /// The variant given, or else the loaded variant file's: the one place a command's
+    /// variant is looked up by name; everything past it carries the kind.
+    fn kind(self) -> Result<VariantKind> {
+        match (self.variant, variantlab_engine::variants::file::loaded()) {
+            (Some(n), _) => variant(&n),
+            (None, Some(l)) => Ok(l.kind),
+            (None, None) => {
+                bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
+            }
+        }
+    }
+}
+
+/// The flags of `play`, `study` and `sprt` that say where the games start, how they are
+/// seeded and when they are drawn.
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value = crate::run::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
+    openings: String,
+    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
+    #[arg(long)]
+    max_plies: Option<u32>,
+}
+
+/// How a command that plays games runs them.
+#[derive(clap::Args, Debug)]
+struct WorkerArgs {
+    /// Worker threads; results do not depend on it [default: all cores]
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
 
 /// Self-play, statistics and move-generation tools for chess variants.
 #[derive(Parser, Debug)]
@@ -39,9 +87,8 @@ enum Command {
     },
     /// Count the leaves of the legal-move tree (perft) from a position.
     Perft {
-        /// Variant name (see `variantlab variants`) [default: the --variant-file's]
-        #[arg(long)]
-        variant: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
         /// Depth in plies (1 to 20).
         #[arg(long, value_parser = within(1, 20), allow_negative_numbers = true)]
         depth: u32,
@@ -57,9 +104,8 @@ enum Command {
     },
     /// Search a position and print the best move, score, depth, nodes, nps and PV.
     Search {
-        /// Variant name (see `variantlab variants`) [default: the --variant-file's]
-        #[arg(long)]
-        variant: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
         /// Position in the variant's text format [default: the start position]
         #[arg(long)]
         position: Option<String>,
@@ -254,9 +300,8 @@ pub struct TuneArgs {
 /// Options of `variantlab play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Variant name (see `variantlab variants`) [default: the --variant-file's]
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    variant: VariantArg,
     /// Number of games (pairs of two, colours swapped).
     #[arg(long, required_unless_present = "resume", value_parser = game_count(1), allow_negative_numbers = true)]
     games: Option<u64>,
@@ -273,14 +318,10 @@ pub struct PlayArgs {
     /// time loses (`time_forfeit`). Not reproducible.
     #[arg(long, conflicts_with_all = ["nodes", "depth"])]
     tc: Option<String>,
-    /// Worker threads; results do not depend on it [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
-    openings: String,
+    #[command(flatten)]
+    workers: WorkerArgs,
+    #[command(flatten)]
+    setup: MatchArgs,
     /// Engine A (White in the first game of each pair): `default`, a JSON file, or
     /// `engine:CMD`, an external UCI engine started with the command line CMD
     /// (`engine:stockfish`, `engine:"target/release/variantlab uci"`).
@@ -299,9 +340,6 @@ pub struct PlayArgs {
     /// With --record-moves, no games.pgn.
     #[arg(long, requires = "record_moves")]
     no_pgn: bool,
-    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
-    #[arg(long)]
-    max_plies: Option<u32>,
     /// Resign adjudication `CP:MOVES`: a side whose score is at most -CP for MOVES of its
     /// moves in a row loses. Off by default.
     #[arg(long)]
@@ -322,9 +360,6 @@ pub struct PlayArgs {
     /// folder holding others is refused).
     #[arg(long)]
     force: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
 }
 
 /// A value parser for counts (`--nodes`, `--games` ...): a whole number of at least `min`,
@@ -343,16 +378,16 @@ fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + S
 }
 
 /// A value parser for game counts: [`at_least`] `min`, and at most
-/// [`crate::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
+/// [`crate::run::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
 /// run of centuries.
 fn game_count(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
     let at_least = at_least(min);
     move |text| {
         let v = at_least(text)?;
-        if v > crate::config::MAX_GAMES {
+        if v > crate::run::config::MAX_GAMES {
             return Err(format!(
                 "{v} is too large: at most {} games (shard a larger study and merge)",
-                crate::config::MAX_GAMES
+                crate::run::config::MAX_GAMES
             ));
         }
         Ok(v)
@@ -393,12 +428,22 @@ fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
     Ok(out)
 }
 
+impl WorkerArgs {
+    /// The options of a run: the threads checked (all cores unless given).
+    fn options(&self) -> Result<RunOptions> {
+        Ok(RunOptions {
+            threads: threads(self.threads)?,
+            quiet: self.quiet,
+        })
+    }
+}
+
 fn threads(t: Option<usize>) -> Result<usize> {
     match t {
         Some(0) => bail!("--threads must be at least 1"),
-        Some(t) if t > crate::config::MAX_THREADS => bail!(
+        Some(t) if t > crate::run::config::MAX_THREADS => bail!(
             "--threads {t} is too large: at most {} (this machine has {} cores)",
-            crate::config::MAX_THREADS,
+            crate::run::config::MAX_THREADS,
             std::thread::available_parallelism().map_or(1, |n| n.get())
         ),
         Some(t) => Ok(t),
@@ -407,10 +452,7 @@ fn threads(t: Option<usize>) -> Result<usize> {
 }
 
 fn play(args: PlayArgs) -> Result<()> {
-    let opts = RunOptions {
-        threads: threads(args.threads)?,
-        quiet: args.quiet,
-    };
+    let opts = args.workers.options()?;
     let (job, dir) = if let Some(dir) = args.resume {
         let load = |spec: &Option<String>| spec.as_deref().map(EngineConfig::load).transpose();
         let named = [load(&args.white)?, load(&args.black)?];
@@ -419,8 +461,7 @@ fn play(args: PlayArgs) -> Result<()> {
             None => (PlayJob::Resume(named), dir),
         }
     } else {
-        let name = variant_name(args.variant)?;
-        VariantKind::from_name(&name)?;
+        let variant = args.variant.kind()?;
         let games = args.games.expect("clap requires --games");
         if games == 0 {
             bail!("--games must be at least 1");
@@ -470,15 +511,15 @@ fn play(args: PlayArgs) -> Result<()> {
         let tc = args
             .tc
             .as_deref()
-            .map(crate::play::TimeControl::parse)
+            .map(crate::run::play::TimeControl::parse)
             .transpose()?;
         let timed = args.movetime.is_some() || tc.is_some();
         let mut config = RunConfig {
-            variant_file: crate::variant_file::definition_for(&name),
-            variant: name.clone(),
+            variant_file: crate::run::variant_file::definition_for(variant),
+            variant,
             games,
             nodes: args.nodes.or(if args.depth.is_none() && !timed {
-                Some(crate::config::DEFAULT_NODES)
+                Some(crate::run::config::DEFAULT_NODES)
             } else {
                 None
             }),
@@ -486,14 +527,15 @@ fn play(args: PlayArgs) -> Result<()> {
             movetime: args.movetime,
             tc,
             reproducible: true,
-            seed: args.seed,
-            openings: args.openings,
+            seed: args.setup.seed,
+            openings: args.setup.openings,
             white: EngineConfig::load(args.white.as_deref().unwrap_or("default"))?,
             black: EngineConfig::load(args.black.as_deref().unwrap_or("default"))?,
             adjudication: Adjudication {
                 max_plies: args
+                    .setup
                     .max_plies
-                    .unwrap_or_else(|| crate::config::default_max_plies(&name)),
+                    .unwrap_or_else(|| crate::run::config::default_max_plies(variant)),
                 resign: resign.map(|[cp, n]| (cp as i32, n as u32)),
                 draw: draw.map(|[cp, n, from]| (cp as i32, n as u32, from as u32)),
             },
@@ -502,7 +544,7 @@ fn play(args: PlayArgs) -> Result<()> {
             shard,
             openings_checksum: None,
             engine_version: env!("CARGO_PKG_VERSION").to_string(),
-            git_commit: tournament::git_commit(),
+            git_commit: format::git_commit(),
             threads: opts.threads,
             started: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -510,17 +552,16 @@ fn play(args: PlayArgs) -> Result<()> {
             finished: None,
         };
         config.reproducible = config.is_reproducible();
-        let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join(&name));
+        let dir = args
+            .out
+            .unwrap_or_else(|| PathBuf::from("out").join(variant.name()));
         (PlayJob::Start(Box::new(config), args.force), dir)
     };
     tournament::play_command(job, &dir, &opts)
 }
 
 fn study(a: StudyArgs) -> Result<()> {
-    let opts = RunOptions {
-        threads: threads(a.threads)?,
-        quiet: a.quiet,
-    };
+    let opts = a.workers.options()?;
     let kinds: Vec<VariantKind> = if a.variants.is_empty() {
         match variantlab_engine::variants::file::loaded() {
             Some(l) => vec![l.kind],
@@ -536,13 +577,13 @@ fn study(a: StudyArgs) -> Result<()> {
         kinds,
         games: a.games,
         nodes: a.nodes,
-        seed: a.seed,
-        openings: a.openings,
-        max_plies: a.max_plies,
+        seed: a.setup.seed,
+        openings: a.setup.openings,
+        max_plies: a.setup.max_plies,
         force: a.force,
         out: a.out,
     };
-    crate::study::command(&study, &opts)
+    crate::commands::study::command(&study, &opts)
 }
 
 /// Options of `variantlab study`.
@@ -554,26 +595,16 @@ pub struct StudyArgs {
     /// Variants to study, comma-separated [default: all; with --variant-file, its variant]
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
-    openings: String,
-    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
-    #[arg(long)]
-    max_plies: Option<u32>,
+    #[command(flatten)]
+    setup: MatchArgs,
     /// Nodes per move.
-    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::run::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
-    /// Worker threads [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    workers: WorkerArgs,
     /// Output folder.
     #[arg(long, default_value = "out/study")]
     out: PathBuf,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
     /// Replace runs already in the output folder that were made with other settings
     /// (without it the study refuses; a run with the same settings is resumed, and one with
     /// fewer games grows to --games, keeping those played).
@@ -584,9 +615,8 @@ pub struct StudyArgs {
 /// Options of `variantlab sprt`.
 #[derive(clap::Args, Debug)]
 pub struct SprtArgs {
-    /// Variant name [default: the --variant-file's]
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    variant: VariantArg,
     /// The reference configuration: `default`, a JSON file, or `engine:CMD` (an external
     /// UCI engine).
     /// [default: default]. With --resume, the match's external engines must be named again.
@@ -611,7 +641,7 @@ pub struct SprtArgs {
     #[arg(long, default_value = "logistic")]
     model: String,
     /// Nodes per move unless a configuration sets its own.
-    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::run::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
     /// Time per move in milliseconds instead of nodes (not reproducible).
     #[arg(long, conflicts_with_all = ["nodes", "tc"], value_parser = at_least(1), allow_negative_numbers = true)]
@@ -624,17 +654,10 @@ pub struct SprtArgs {
     /// stopped undecided at its cap goes on to this one) [default: 20000]
     #[arg(long, value_parser = game_count(2), allow_negative_numbers = true)]
     max_games: Option<u64>,
-    /// Worker threads [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS, help = OPENINGS_HELP)]
-    openings: String,
-    /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
-    #[arg(long)]
-    max_plies: Option<u32>,
+    #[command(flatten)]
+    workers: WorkerArgs,
+    #[command(flatten)]
+    setup: MatchArgs,
     /// Replace a match in the output folder made with other settings.
     #[arg(long)]
     force: bool,
@@ -645,19 +668,16 @@ pub struct SprtArgs {
     /// --threads and --quiet may be given with it.
     #[arg(long, conflicts_with_all = ["variant", "elo0", "elo1", "alpha", "beta", "model", "nodes", "movetime", "tc", "seed", "openings", "max_plies", "force", "out"])]
     resume: Option<PathBuf>,
-    /// No progress display.
-    #[arg(long)]
-    quiet: bool,
 }
 
 /// The game cap of an SPRT match without `--max-games`.
 const DEFAULT_SPRT_GAMES: u64 = 20_000;
 
 fn sprt(a: SprtArgs) -> Result<()> {
-    let threads = threads(a.threads)?;
+    let opts = a.workers.options()?;
     let (job, dir) = match a.resume {
         Some(dir) => (
-            crate::sprt::Job::Resume {
+            crate::run::sprt::Job::Resume {
                 max_games: a.max_games,
                 named: Box::new([
                     a.base.as_deref().map(EngineConfig::load).transpose()?,
@@ -667,14 +687,14 @@ fn sprt(a: SprtArgs) -> Result<()> {
             dir,
         ),
         None => {
-            let name = variant_name(a.variant)?;
+            let variant = a.variant.kind()?;
             let max_plies = a
+                .setup
                 .max_plies
-                .unwrap_or_else(|| crate::config::default_max_plies(&name));
-            variant(&name)?;
-            let mut config = crate::sprt::SprtConfig {
-                variant_file: crate::variant_file::definition_for(&name),
-                variant: name,
+                .unwrap_or_else(|| crate::run::config::default_max_plies(variant));
+            let mut config = crate::run::sprt::SprtConfig {
+                variant_file: crate::run::variant_file::definition_for(variant),
+                variant,
                 base: EngineConfig::load(a.base.as_deref().unwrap_or("default"))?,
                 test: EngineConfig::load(a.test.as_deref().expect("clap requires --test"))?,
                 elo0: a.elo0,
@@ -687,30 +707,29 @@ fn sprt(a: SprtArgs) -> Result<()> {
                 tc: a
                     .tc
                     .as_deref()
-                    .map(crate::play::TimeControl::parse)
+                    .map(crate::run::play::TimeControl::parse)
                     .transpose()?,
                 reproducible: true,
                 max_games: a.max_games.unwrap_or(DEFAULT_SPRT_GAMES),
-                seed: a.seed,
-                openings: a.openings,
+                seed: a.setup.seed,
+                openings: a.setup.openings,
                 max_plies,
             };
             config.reproducible = config.is_reproducible();
             (
-                crate::sprt::Job::Start(Box::new(config)),
+                crate::run::sprt::Job::Start(Box::new(config)),
                 a.out.unwrap_or_else(|| PathBuf::from("out/sprt")),
             )
         }
     };
-    crate::sprt::command(job, &dir, threads, a.quiet, a.force)
+    crate::run::sprt::command(job, &dir, opts.threads, opts.quiet, a.force)
 }
 
 /// Options of `variantlab values`.
 #[derive(clap::Args, Debug)]
 pub struct ValuesArgs {
-    /// Variant name [default: the --variant-file's]
-    #[arg(long)]
-    variant: Option<String>,
+    #[command(flatten)]
+    variant: VariantArg,
     /// `imbalance`, `regression`, `balanced` (the regression near material balance: even
     /// trades), `tuned` (material of a fitted evaluation), `both` (imbalance and regression)
     /// or `all` (regression, balanced and tuned work for every variant; imbalance needs
@@ -719,7 +738,7 @@ pub struct ValuesArgs {
     method: String,
     /// Tuned: bootstrap replicates over games (each a cold refit) for the 95% percentile
     /// intervals.
-    #[arg(long, default_value_t = crate::tuned_values::DEFAULT_REPLICATES)]
+    #[arg(long, default_value_t = crate::values::tuned::DEFAULT_REPLICATES)]
     bootstrap: u32,
     /// Imbalance: game pairs per piece kind.
     #[arg(long, default_value_t = 100, value_parser = game_count(1), allow_negative_numbers = true)]
@@ -733,14 +752,13 @@ pub struct ValuesArgs {
     /// Regression, balanced, tuned: the openings of the recorded self-play games (as for
     /// `play`); `trades:P` starts every game with a near-even trade made, which measures the
     /// heavy pieces far better by `balanced`.
-    #[arg(long, default_value = crate::config::DEFAULT_OPENINGS)]
+    #[arg(long, default_value = crate::run::config::DEFAULT_OPENINGS)]
     openings: String,
     /// Nodes per move.
-    #[arg(long, default_value_t = crate::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = crate::run::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
     nodes: u64,
-    /// Worker threads [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    workers: WorkerArgs,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -759,14 +777,11 @@ pub struct ValuesArgs {
     /// when some estimate is not bounded above zero.
     #[arg(long)]
     force: bool,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
 }
 
 fn values(a: ValuesArgs) -> Result<()> {
-    let kind = variant(&variant_name(a.variant)?)?;
-    let threads = threads(a.threads)?;
+    let kind = a.variant.kind()?;
+    let opts = a.workers.options()?;
     let out = a
         .out
         .unwrap_or_else(|| PathBuf::from("out/values").join(kind.name()));
@@ -779,13 +794,13 @@ fn values(a: ValuesArgs) -> Result<()> {
         from: a.from,
         openings: a.openings,
         nodes: a.nodes,
-        threads,
+        threads: opts.threads,
         seed: a.seed,
         unit: a.unit,
         out,
         write_values: a.write_values,
         force: a.force,
-        quiet: a.quiet,
+        quiet: opts.quiet,
     })
 }
 
@@ -803,13 +818,7 @@ pub fn run() -> Result<()> {
             position,
             divide,
             json,
-        } => inspect::perft_command(
-            variant(&variant_name(name)?)?,
-            depth,
-            position.as_deref(),
-            divide,
-            json,
-        ),
+        } => inspect::perft_command(name.kind()?, depth, position.as_deref(), divide, json),
         Command::Search {
             variant: name,
             position,
@@ -841,7 +850,7 @@ pub fn run() -> Result<()> {
                 ..SearchConfig::default()
             };
             inspect::search_command(
-                variant(&variant_name(name)?)?,
+                name.kind()?,
                 position.as_deref(),
                 limits,
                 config,
@@ -869,39 +878,30 @@ pub fn run() -> Result<()> {
         Command::Values(args) => values(args),
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
-        Command::Report { dirs, out } => crate::report::command(&dirs, &out),
-        Command::Merge { dirs, out, force } => crate::merge::merge_command(&dirs, &out, force),
+        Command::Report { dirs, out } => crate::analysis::report::command(&dirs, &out),
+        Command::Merge { dirs, out, force } => crate::run::merge::merge_command(&dirs, &out, force),
         Command::Study(args) => study(args),
         Command::Bench {
-            variant,
+            variant: name,
             json,
             no_perft,
             table,
         } => {
             let loaded = variantlab_engine::variants::file::loaded();
-            let kinds = match (variant.as_deref(), loaded) {
+            let kinds = match (name.as_deref(), loaded) {
                 (Some("all"), _) | (None, None) => VariantKind::ALL.to_vec(),
                 (None, Some(l)) => vec![l.kind],
-                (Some(name), _) => vec![VariantKind::from_name(name)?],
+                (Some(name), _) => vec![variant(name)?],
             };
-            crate::bench::command(&kinds, json, no_perft, table.as_deref())
+            crate::commands::bench::command(&kinds, json, no_perft, table.as_deref())
         }
-        Command::Uci => crate::uci::run(),
+        Command::Uci => crate::commands::uci::run(),
         Command::PerftAll { depth } => inspect::perft_all_command(depth),
     }
 }
 
+/// A variant name of the command line, parsed: the one place a command's variant is looked
+/// up by name (the loaded variant file's included); everything past it carries the kind.
 fn variant(name: &str) -> Result<VariantKind> {
     Ok(VariantKind::from_name(name)?)
-}
-
-/// The `--variant` given, or else the loaded variant file's name.
-fn variant_name(given: Option<String>) -> Result<String> {
-    match (given, variantlab_engine::variants::file::loaded()) {
-        (Some(n), _) => Ok(n),
-        (None, Some(l)) => Ok(l.name.to_string()),
-        (None, None) => {
-            bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
-        }
-    }
 }

@@ -1,5 +1,5 @@
 //! How each trade scored, in games from `trades:P` openings
-//! ([`crate::openings::Openings::Trades`]): the direct answer to a designer's "is a Queen
+//! ([`crate::run::openings::Openings::Trades`]): the direct answer to a designer's "is a Queen
 //! worth a Rook, a Knight and a Pawn here?", beside the `balanced` piece values that the
 //! same games feed. A trade's score is that of the side holding its dearest differing kind
 //! (the Queen against a Rook, a Knight and a Pawn), with a 95% interval clustered by game
@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use variantlab_engine::game::Game;
 
-use crate::analysis::RunData;
+use crate::run::recorded::RunData;
 use crate::stats::{elo_from_score, unit_mean_interval, z_for_confidence, Cluster};
 
 /// One trade's games and score.
@@ -70,7 +70,7 @@ pub fn tally<G: Game>(games: impl IntoIterator<Item = (u64, G, f64)>) -> Vec<Tra
             .iter()
             .filter(|&&k| diff[k] * sign > 0)
             .map(|&k| {
-                let key = crate::config::piece_key(kinds[k].0);
+                let key = crate::run::config::piece_key(kinds[k].0);
                 match diff[k].abs() {
                     1 => key,
                     n => format!("{n}×{key}"),
@@ -113,8 +113,8 @@ pub fn of_runs<G: Game>(runs: &[RunData]) -> Result<Vec<TradeScore>> {
         if !run.config.openings.starts_with("trades:") {
             continue;
         }
-        for row in crate::recorded::read_games(&run.dir)? {
-            let pos: G = crate::recorded::opening_position(&run.config, &run.dir, &row)?;
+        for row in crate::run::recorded::read_games(&run.dir)? {
+            let pos: G = crate::run::recorded::opening_position(&run.config, &run.dir, &row)?;
             // Pairs of different runs are different pairs.
             games.push((
                 ((ri as u64) << 40) | (row.id / 2),
@@ -164,7 +164,7 @@ pub fn write_csv(path: &Path, rows: &[TradeScore]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::{even_trades, trade_start};
+    use crate::run::openings::{even_trades, trade_start};
     use variantlab_engine::position::Position;
     use variantlab_engine::Color;
     type Chess = Position<variantlab_engine::variants::Chess>;
@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn a_trade_is_scored_for_the_side_with_its_dearest_piece() {
         let kinds = Chess::start().material_kinds();
-        let key = |k: usize| crate::config::piece_key(kinds[k].0);
+        let key = |k: usize| crate::run::config::piece_key(kinds[k].0);
         let queen = even_trades::<Chess>()
             .into_iter()
             .find(|t| key(t.one) == "queen" && t.others.len() == 3)

@@ -13,7 +13,7 @@
 //! one spin option per search parameter (`lmr_divisor`, ...: `Param`), so a tuner that
 //! speaks UCI can set them.
 
-use crate::config::EngineConfig;
+use crate::run::config::EngineConfig;
 use anyhow::Result;
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

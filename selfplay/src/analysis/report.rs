@@ -1,10 +1,10 @@
 //! Summary files written at the end of a study.
 
 use crate::output::out;
-use crate::tournament::Summary;
+use crate::run::format::Summary;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-use variantlab_engine::with_variant;
+use variantlab_engine::{with_variant, VariantKind};
 
 /// Writes `summary.csv`: one row per variant with counts, White's score and its 95%
 /// interval, draw rate and mean length.
@@ -42,8 +42,8 @@ pub fn write_summary_csv(path: &Path, rows: &[(&str, Summary)]) -> Result<()> {
     Ok(())
 }
 
-use crate::charts::{axis, histogram_chart, interval_chart, ChartRow};
-use crate::viewer::esc;
+use crate::analysis::charts::{axis, histogram_chart, interval_chart, ChartRow};
+use crate::analysis::viewer::esc;
 
 /// Piece values from a `piece_values.csv` (variant, piece, method, value, low, high, games,
 /// and from this version on a note); rows come back with eight fields.
@@ -69,7 +69,7 @@ fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
 }
 
 /// The search limit of a run, as words.
-fn limit_text(c: &crate::tournament::RunConfig) -> String {
+fn limit_text(c: &crate::run::format::RunConfig) -> String {
     match (c.nodes, c.depth, c.movetime, &c.tc) {
         (_, _, _, Some(tc)) => format!("clock {tc}"),
         (_, _, Some(ms), None) => format!("{ms} ms/move"),
@@ -84,7 +84,9 @@ fn run_labels(runs: &[crate::analysis::RunData]) -> Vec<String> {
     let base = |r: &crate::analysis::RunData| {
         format!(
             "{} ({} v {})",
-            r.config.variant, r.config.white.name, r.config.black.name
+            r.config.variant.name(),
+            r.config.white.name,
+            r.config.black.name
         )
     };
     let plain: Vec<String> = runs.iter().map(base).collect();
@@ -152,7 +154,7 @@ fn value_chart_row(v: &[String]) -> ChartRow {
     let num = |i: usize| v[i].parse::<f64>().ok().filter(|x| x.is_finite());
     let note = &v[7];
     let head = note.split(':').next().unwrap_or_default();
-    let (value, interval, text) = if note == crate::values::UNIT_NOTE {
+    let (value, interval, text) = if note == crate::values::row::UNIT_NOTE {
         (Some(1.0), None, "1 (the unit)".to_string())
     } else if head == "left out" || head == "not estimable" {
         (None, None, head.to_string())
@@ -213,7 +215,7 @@ fn estimated_values_html(runs: &[crate::analysis::RunData]) -> Result<String> {
         let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
         for v in group
             .iter()
-            .filter(|v| !v[7].is_empty() && v[7] != crate::values::UNIT_NOTE)
+            .filter(|v| !v[7].is_empty() && v[7] != crate::values::row::UNIT_NOTE)
         {
             match notes.iter_mut().find(|n| n.0 == v[7]) {
                 Some(n) => n.1.push(&v[1]),
@@ -280,7 +282,7 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
         };
         settings += &format!(
             "<tr><td>{}</td><td class=l>{} v {}</td><td class=l>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td class=l>{}{}</td></tr>",
-            esc(&c.variant),
+            esc(c.variant.name()),
             esc(&c.white.name),
             esc(&c.black.name),
             esc(&limit_text(c)),
@@ -300,27 +302,24 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     let labels = run_labels(runs);
 
     // Games read back and replayed for the boards and the viewer.
-    let budget = crate::viewer::STATE_PLY_BUDGET / runs.len().max(1);
+    let budget = crate::analysis::viewer::STATE_PLY_BUDGET / runs.len().max(1);
     let mut views = Vec::new();
     let mut rows = Vec::new();
     for r in runs {
-        let games = crate::recorded::read_games(&r.dir)?;
+        let games = crate::run::recorded::read_games(&r.dir)?;
         let moves = if r.dir.join("moves.csv").exists() {
-            crate::recorded::read_moves(&r.dir)?
+            crate::run::recorded::read_moves(&r.dir)?
         } else {
             Default::default()
         };
-        let view = match variantlab_engine::VariantKind::from_name(&r.config.variant) {
-            Ok(kind) => Some(with_variant!(kind, G => crate::viewer::run_view::<G>(
-                &labels[views.len()],
-                &r.config,
-                &r.dir,
-                &games,
-                &moves,
-                budget,
-            ))?),
-            Err(_) => None,
-        };
+        let view = with_variant!(r.config.variant, G => crate::analysis::viewer::run_view::<G>(
+            &labels[views.len()],
+            &r.config,
+            &r.dir,
+            &games,
+            &moves,
+            budget,
+        ))?;
         views.push(view);
         rows.push(games);
     }
@@ -328,23 +327,19 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     // Boards: the start position of every variant of the page.
     let mut boards = String::from("<h2>Boards</h2><p class=note>Start positions, drawn by the engine's own diagram of each variant (hover a cell for its name). White pieces are white discs, Black's black; yellow discs are neutral markers.</p>");
     let mut drawn = std::collections::BTreeSet::new();
-    for view in views.iter().flatten() {
-        let variant = view.data["variant"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        if !drawn.insert(variant.clone()) {
+    for (r, view) in runs.iter().zip(&views) {
+        let variant = r.config.variant.name();
+        if !drawn.insert(variant) {
             continue;
         }
-        let title = variantlab_engine::VariantKind::from_name(&variant)
-            .map_or_else(|_| variant.clone(), |k| k.info().title.to_string());
+        let title = r.config.variant.info().title;
         boards += &format!(
             "<div class=\"diagram\" data-variant=\"{}\"><h3>{} (<code>{}</code>)</h3>{}{}</div>",
-            esc(&variant),
-            esc(&title),
-            esc(&variant),
-            crate::viewer::diagram_svg(&view.start),
-            crate::viewer::legend_html(&view.start)
+            esc(variant),
+            esc(title),
+            esc(variant),
+            crate::analysis::viewer::diagram_svg(&view.start),
+            crate::analysis::viewer::legend_html(&view.start)
         );
     }
 
@@ -357,7 +352,7 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
         let s = &b.stats;
         html += &format!(
             "<tr><td>{}</td><td>{} v {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} ({} games)</td><td>{}</td></tr>",
-            esc(&r.config.variant), esc(&r.config.white.name), esc(&r.config.black.name), s.games(), s.white_wins, s.draws, s.black_wins,
+            esc(r.config.variant.name()), esc(&r.config.white.name), esc(&r.config.black.name), s.games(), s.white_wins, s.draws, s.black_wins,
             b.white_score.show(3), b.white_elo.show(0), b.draw_rate.show(3),
             b.balance.map_or("n/a".to_string(), |e| e.show(3)), b.decisive,
             b.duration.map_or_else(|| "n/a".to_string(), |e| e.show(1))
@@ -390,13 +385,9 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
         let shares = shares_text(&counts);
         for ((term, (n, example)), share) in list.into_iter().zip(shares) {
             let total: u64 = n.iter().sum();
-            // The viewer lists only the runs of known variants: its index of this run.
-            let vi = views[..ri].iter().flatten().count();
-            let link = if views[ri].is_some() {
-                format!("<a href=\"#viewer\" data-open-game=\"{vi}:{example}\">game {example}</a>")
-            } else {
-                String::new()
-            };
+            // The viewer lists every run: its index is the run's.
+            let link =
+                format!("<a href=\"#viewer\" data-open-game=\"{ri}:{example}\">game {example}</a>");
             html += &format!(
                 "<tr><td>{}</td><td class=l>{}</td><td>{total}</td><td>{share}</td><td>{}</td><td>{}</td><td>{}</td><td class=l>{link}</td></tr>",
                 esc(&labels[ri]),
@@ -410,11 +401,11 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     html += "</table>";
 
     // The viewer.
-    let with_states: usize = views.iter().flatten().map(|v| v.with_states).sum();
+    let with_states: usize = views.iter().map(|v| v.with_states).sum();
     let total: usize = rows.iter().map(Vec::len).sum();
     let viewer = format!(
         "<h2 id=\"viewer-title\">Games</h2><div id=\"viewer\"><div><label>run <select id=\"vrun\"></select></label> <label>game <select id=\"vgame\"></select></label></div><div id=\"vexamples\">examples: </div><div><button id=\"vfirst\" title=\"Home\">|&lt;</button><button id=\"vprev\" title=\"left arrow\">&lt;</button><button id=\"vnext\" title=\"right arrow\">&gt;</button><button id=\"vlast\" title=\"End\">&gt;|</button> <span class=note>keys: ← → Home End; click a move or the curve</span></div><p id=\"vstatus\"></p><p id=\"vnote\" class=note></p><div class=\"grid\"><div id=\"vboard\"></div><div><div id=\"veval\"></div><div id=\"vmoves\"></div></div></div><p class=note>Board states are embedded for {with_states} of {total} games (the example games, then the first games of each run, up to {} plies per page shared by the runs); every game's moves and evaluations are.</p></div>",
-        crate::viewer::STATE_PLY_BUDGET
+        crate::analysis::viewer::STATE_PLY_BUDGET
     );
 
     html += "<h2>Game length</h2><div class=\"grid\">";
@@ -429,51 +420,47 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     html += "</div>";
 
     // Piece values: estimates found in or beside the folders, then the engine's.
-    let mut variants: Vec<&str> = runs.iter().map(|r| r.config.variant.as_str()).collect();
-    variants.sort_unstable();
+    let mut variants: Vec<VariantKind> = runs.iter().map(|r| r.config.variant).collect();
+    variants.sort_unstable_by_key(|v| v.name());
     variants.dedup();
     html += &estimated_values_html(runs)?;
     html += &viewer;
     html += &settings;
     html += &boards;
     html += "<h2>The engine's piece values</h2><p class=note>The engine's default material values (centipawns), per material kind.</p><div class=grid>";
-    for v in &variants {
-        if let Ok(kind) = variantlab_engine::VariantKind::from_name(v) {
-            let kinds = with_variant!(kind, G => G::start().material_kinds());
-            html += &format!("<table><tr><th colspan=2>{}</th></tr>", esc(v));
-            for (name, cp) in kinds {
-                html += &format!("<tr><td>{}</td><td>{cp}</td></tr>", esc(name));
-            }
-            html += "</table>";
+    for &kind in &variants {
+        let kinds = with_variant!(kind, G => G::start().material_kinds());
+        html += &format!("<table><tr><th colspan=2>{}</th></tr>", esc(kind.name()));
+        for (name, cp) in kinds {
+            html += &format!("<tr><td>{}</td><td>{cp}</td></tr>", esc(name));
         }
+        html += "</table>";
     }
     html += "</div>";
 
     html += "<h2>Rules: reconstructions and decisions</h2><p class=note><span class=tag>[R]</span> a reconstruction taken from the rules file, <span class=tag>[D]</span> a decision of the rules file, <span class=tag>[V]</span> a decision of variantlab (docs/decisions.md).</p>";
-    for v in variants {
-        if let Ok(kind) = variantlab_engine::VariantKind::from_name(v) {
-            let info = kind.info();
-            html += &format!(
-                "<h3>{} (<code>{}</code>, rules: {})</h3><ul>",
-                esc(info.title),
-                esc(info.name),
-                esc(info.rules_file)
-            );
-            for n in info.notes {
-                let text = esc(n);
-                let text = match text.find(']') {
-                    Some(i) if text.starts_with('[') => {
-                        format!("<span class=tag>{}</span>{}", &text[..=i], &text[i + 1..])
-                    }
-                    _ => text,
-                };
-                html += &format!("<li>{text}</li>");
-            }
-            html += "</ul>";
+    for kind in variants {
+        let info = kind.info();
+        html += &format!(
+            "<h3>{} (<code>{}</code>, rules: {})</h3><ul>",
+            esc(info.title),
+            esc(info.name),
+            esc(info.rules_file)
+        );
+        for n in info.notes {
+            let text = esc(n);
+            let text = match text.find(']') {
+                Some(i) if text.starts_with('[') => {
+                    format!("<span class=tag>{}</span>{}", &text[..=i], &text[i + 1..])
+                }
+                _ => text,
+            };
+            html += &format!("<li>{text}</li>");
         }
+        html += "</ul>";
     }
     let data = serde_json::json!({
-        "runs": views.iter().flatten().map(|v| &v.data).collect::<Vec<_>>(),
+        "runs": views.iter().map(|v| &v.data).collect::<Vec<_>>(),
     });
     // `</` inside the JSON would close the script element early; `<\/` reads the same.
     let data = data.to_string().replace("</", "<\\/");

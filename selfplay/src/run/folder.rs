@@ -13,16 +13,16 @@ pub const FILES: &[&str] = &[
     "run.json",
     "games.csv",
     "moves.csv",
-    crate::pgn::PGN_FILE,
-    crate::tournament::OPENINGS_COPY,
-    crate::folder_lock::LOCK_FILE,
+    crate::run::pgn::PGN_FILE,
+    crate::run::format::OPENINGS_COPY,
+    crate::run::folder_lock::LOCK_FILE,
     "sprt_config.json",
     "sprt.csv",
     "sprt.json",
 ];
 
 /// The folder of the external engines' standard error logs (`NAME.stderr.log`).
-pub const LOG_DIR: &str = crate::tournament::ENGINE_LOGS;
+pub const LOG_DIR: &str = crate::run::format::ENGINE_LOGS;
 
 /// Whether `name` is a file the toolkit writes into a run folder.
 fn is_ours(name: &str) -> bool {
@@ -62,7 +62,7 @@ fn ours(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
             }
             found.push(path);
         } else if kind.is_file() && is_ours(name) {
-            if name != crate::folder_lock::LOCK_FILE {
+            if name != crate::run::folder_lock::LOCK_FILE {
                 found.push(path);
             }
         } else {

@@ -17,114 +17,21 @@
 //! fewer games than it was started for is flagged as incomplete everywhere: short games
 //! finish first, so its figures lean towards short games.
 
+pub mod charts;
+pub mod report;
+pub mod viewer;
+
 use crate::output::out;
+use crate::run::format::RunConfig;
 use crate::stats::{
     elo_from_score, fixed, histogram, mean_interval, unit_mean_interval, z_for_confidence, Cluster,
     Estimate, GameResult, LengthSummary, Stats,
 };
-use crate::tournament::RunConfig;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// One game as the statistics see it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameRecord {
-    /// Game id.
-    pub id: u64,
-    /// Result from White's point of view.
-    pub result: GameResult,
-    /// Termination reason.
-    pub termination: String,
-    /// Plies.
-    pub plies: u32,
-}
-
-/// A tournament folder, read back.
-#[derive(Clone, Debug)]
-pub struct RunData {
-    /// Where it was read from.
-    pub dir: PathBuf,
-    /// Its configuration.
-    pub config: RunConfig,
-    /// Its games.
-    pub games: Vec<GameRecord>,
-}
-
-/// Reads `run.json` and `games.csv` of a folder.
-///
-/// # Errors
-/// A missing or malformed file, named with the line and column at fault.
-pub fn load(dir: &Path) -> Result<RunData> {
-    let config = crate::recorded::read_run(dir)?;
-    let gpath = dir.join("games.csv");
-    let mut reader =
-        csv::Reader::from_path(&gpath).with_context(|| format!("reading {}", gpath.display()))?;
-    let headers = reader
-        .headers()
-        .with_context(|| format!("reading {}", gpath.display()))?
-        .clone();
-    let col = |name: &str| -> Result<usize> {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .with_context(|| format!("{}: no column {name:?}", gpath.display()))
-    };
-    let (cid, cres, cterm, cplies) = (
-        col("game_id")?,
-        col("result")?,
-        col("termination")?,
-        col("plies")?,
-    );
-    let mut games = Vec::new();
-    for (i, rec) in reader.records().enumerate() {
-        let line = i + 2;
-        let rec = rec.with_context(|| format!("{}: line {line}", gpath.display()))?;
-        if rec.len() != headers.len() {
-            bail!(
-                "{}: line {line} has {} fields, expected {} (a truncated file?)",
-                gpath.display(),
-                rec.len(),
-                headers.len()
-            );
-        }
-        let field = |c: usize| rec.get(c).unwrap_or("");
-        let result = match field(cres) {
-            "1-0" => GameResult::WhiteWin,
-            "0-1" => GameResult::BlackWin,
-            "1/2-1/2" => GameResult::Draw,
-            other => bail!(
-                "{}: line {line}: result {other:?} is not 1-0, 0-1 or 1/2-1/2",
-                gpath.display()
-            ),
-        };
-        let num = |c: usize, what: &str| -> Result<u64> {
-            field(c).parse().with_context(|| {
-                format!(
-                    "{}: line {line}: {what} {:?} is not a number",
-                    gpath.display(),
-                    field(c)
-                )
-            })
-        };
-        games.push(GameRecord {
-            id: num(cid, "game_id")?,
-            result,
-            termination: field(cterm).to_string(),
-            plies: num(cplies, "plies")? as u32,
-        });
-    }
-    crate::recorded::check_moves(
-        dir,
-        &config,
-        games.iter().map(|g| (g.id, u64::from(g.plies))),
-    )?;
-    Ok(RunData {
-        dir: dir.to_path_buf(),
-        config,
-        games,
-    })
-}
+pub use crate::run::recorded::{load, GameRecord, RunData};
 
 /// White's points in a game.
 fn white_points(r: GameResult) -> f64 {
@@ -338,7 +245,7 @@ const RUN_COLUMNS: [&str; 12] = [
 fn run_fields(run: &RunData, b: &Balance) -> Vec<String> {
     let c = &run.config;
     vec![
-        c.variant.clone(),
+        c.variant.name().to_string(),
         run.dir.display().to_string(),
         c.white.name.clone(),
         c.black.name.clone(),
@@ -546,7 +453,7 @@ pub fn stats_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
         let b = balance(r);
         out!(
             "{:<22} {}  White {}  Elo {}  draws {}  balance {} of {} decisive",
-            r.config.variant,
+            r.config.variant.name(),
             b.games_text(),
             b.white_score.show(3),
             b.white_elo.show(0),

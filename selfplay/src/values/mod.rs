@@ -1,5 +1,5 @@
 //! Piece-value estimation, each way with a 95% interval (the tuned method is in
-//! `tuned_values.rs`).
+//! `tuned.rs`).
 //!
 //! 1. **Imbalance self-play.** For each piece kind, pairs of games from the start position
 //!    with one piece of that kind removed from one side (White in one game of the pair, Black
@@ -24,150 +24,33 @@
 //! another is asked for (`--unit rook`): where the cheapest kind's value is too small or too
 //! uncertain to divide by (Dai Mitregi's Wazchick), a dearer unit still gives ratios.
 
-use crate::analysis::RunData;
-use crate::openings::Openings;
+pub mod row;
+pub mod trade_scores;
+pub mod tuned;
+
+pub use row::{pawn_kind, unit_kind, ValueRow, HEADER, UNIT_NOTE};
+
 use crate::output::out;
-use crate::play::{play_game, Adjudication, PlayerSpec, Players};
-use crate::stats::{elo_from_score, fieller_interval, fixed, z_for_confidence, RatioInterval};
-use crate::tournament::{self, RunConfig, RunOptions};
+use crate::run::format::RunConfig;
+use crate::run::openings::Openings;
+use crate::run::play::Adjudication;
+use crate::run::recorded::RunData;
+use crate::run::schedule::{self, Flow, Match, MatchSettings, Order, Played, Slot};
+use crate::run::tournament::{self, RunOptions};
+use crate::stats::{elo_from_score, fixed};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
+use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use variantlab_engine::game::Game;
 use variantlab_engine::search::Limits;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
-/// One estimate, as written to `piece_values.csv`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ValueRow {
-    /// Variant name.
-    pub variant: String,
-    /// Material kind.
-    pub piece: String,
-    /// `imbalance`, `regression`, `balanced` or `tuned`.
-    pub method: String,
-    /// Value in units (the pawn unless another unit was asked for); `None` when no value
-    /// came out (see `note`).
-    pub value: Option<f64>,
-    /// 95% interval; `None` for the pawn (1 by definition) and where the data do not
-    /// bound the ratio.
-    pub interval: Option<(f64, f64)>,
-    /// Games the estimate rests on.
-    pub games: u64,
-    /// Why there is no value or no interval; empty otherwise.
-    pub note: String,
-}
-
-impl ValueRow {
-    /// A value from a ratio `a / b` (`b` the unit's), with Fieller's interval.
-    fn ratio(base: ValueRow, a: f64, b: f64, va: f64, vb: f64, cab: f64) -> ValueRow {
-        let z = z_for_confidence(0.95);
-        let (interval, note) = match fieller_interval(a, b, va, vb, cab, z) {
-            _ if b <= 0.0 => (
-                None,
-                "not estimable: the unit's estimate is not positive".to_string(),
-            ),
-            RatioInterval::Bounded(lo, hi) => (Some((lo, hi)), String::new()),
-            RatioInterval::NotEstimable => (
-                None,
-                "not estimable: the unit's own interval reaches zero; play more games, or choose another --unit".to_string(),
-            ),
-        };
-        ValueRow {
-            // No ratio without a bounded interval: a point estimate over a unit that may be
-            // worth nothing is not a value (it would read as one, 12.5, where none is known).
-            value: interval.map(|_| a / b),
-            interval,
-            note,
-            ..base
-        }
-    }
-
-    /// Whether the value is usable as an engine value: a bounded interval above zero.
-    pub fn is_sound(&self) -> bool {
-        match (self.value, self.interval) {
-            (Some(_), Some((lo, _))) => lo > 0.0,
-            (Some(v), None) => v == 1.0 && self.note == UNIT_NOTE,
-            _ => false,
-        }
-    }
-
-    /// `value [low, high]` or the reason there is none, never `-0`; a note on a value
-    /// (a warning such as the balanced fit's not settling) follows it.
-    pub fn show(&self) -> String {
-        match (self.value, self.interval) {
-            (Some(v), Some((lo, hi))) if self.note.is_empty() => {
-                format!("{} [{}, {}]", fixed(v, 2), fixed(lo, 2), fixed(hi, 2))
-            }
-            (Some(v), Some((lo, hi))) => format!(
-                "{} [{}, {}]  ({})",
-                fixed(v, 2),
-                fixed(lo, 2),
-                fixed(hi, 2),
-                self.note
-            ),
-            (Some(v), None) => format!("{}  ({})", fixed(v, 2), self.note),
-            (None, _) => self.note.clone(),
-        }
-    }
-}
-
-/// The note on the calibration row.
-pub const UNIT_NOTE: &str = "the unit: 1 by definition";
-
-/// Columns of `piece_values.csv`.
-pub const HEADER: [&str; 8] = [
-    "variant", "piece", "method", "value", "low", "high", "games", "note",
-];
-
-/// Index of the pawn: the kind named `pawn`, or else the cheapest kind by default value.
-pub fn pawn_kind(kinds: &[(&'static str, i32)]) -> Option<usize> {
-    kinds.iter().position(|k| k.0 == "pawn").or_else(|| {
-        kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.1 > 0)
-            .min_by_key(|(_, k)| k.1)
-            .map(|(i, _)| i)
-    })
-}
-
-/// Index of the kind values are measured in: `unit` (a piece's key, as in
-/// `piece_values.csv`: `rook`, `great_philosopher`; any case) or, by default, [`pawn_kind`].
-///
-/// # Errors
-/// An unknown piece (the message lists this variant's), a royal piece (never captured, so
-/// it has no value to measure in), or a variant without priced kinds.
-pub fn unit_kind(kinds: &[(&'static str, i32)], unit: Option<&str>) -> Result<usize> {
-    let Some(name) = unit else {
-        return pawn_kind(kinds).context("no material kind to calibrate with");
-    };
-    let key = crate::config::piece_key(name);
-    let Some(k) = kinds
-        .iter()
-        .position(|k| crate::config::piece_key(k.0).eq_ignore_ascii_case(&key))
-    else {
-        let known: Vec<String> = kinds
-            .iter()
-            .filter(|k| k.1 > 0)
-            .map(|k| crate::config::piece_key(k.0))
-            .collect();
-        bail!(
-            "--unit {name}: no such piece here; this variant's are {}",
-            known.join(", ")
-        );
-    };
-    if kinds[k].1 <= 0 {
-        bail!("--unit {name}: a royal piece is never captured, so it has no value to measure in");
-    }
-    Ok(k)
-}
-
 /// Settings of the imbalance method.
 #[derive(Clone, Debug)]
 pub struct ImbalanceSettings {
+    /// The variant.
+    pub variant: VariantKind,
     /// Game pairs per kind.
     pub pairs: u64,
     /// Nodes per move.
@@ -196,52 +79,60 @@ fn odds_elo<G: Game>(
         start.without_material(Color::White, kind)?,
         start.without_material(Color::Black, kind)?,
     ];
-    let openings =
-        Openings::parse::<G>(crate::config::DEFAULT_OPENINGS).expect("the default openings parse");
-    let cap = crate::config::default_max_plies(start.variant_name());
-    let spec = PlayerSpec::new::<G>(
-        &crate::config::EngineConfig::default_named(),
-        Limits::nodes(set.nodes),
-        None,
-        None,
-    )
-    .expect("the default configuration fits every variant");
-    let points: Vec<f64> = pool.install(|| {
-        (0..set.pairs * 2)
-            .into_par_iter()
-            .map(|id| {
-                let seed = crate::tournament::game_seed(set.seed ^ (kind as u64) << 48, id);
-                // Game 2p: White is missing the piece; game 2p+1: Black is.
-                let weak = if id % 2 == 0 {
+    let openings = Openings::parse::<G>(crate::run::config::DEFAULT_OPENINGS)
+        .expect("the default openings parse");
+    let default = crate::run::config::EngineConfig::default_named();
+    let settings = MatchSettings {
+        variant: set.variant,
+        engines: [default.clone(), default],
+        limits: Limits::nodes(set.nodes),
+        tc: None,
+        seed: set.seed ^ (kind as u64) << 48,
+        openings: crate::run::config::DEFAULT_OPENINGS.into(),
+        adjudication: Adjudication {
+            max_plies: crate::run::config::default_max_plies(set.variant),
+            resign: None,
+            draw: None,
+        },
+        record_moves: false,
+    };
+    let [spec, _] = settings
+        .players::<G>(None)
+        .expect("the default configuration fits every variant");
+    // Game 2p: White is missing the piece; game 2p+1: Black is. Each from its own random
+    // plies (the handicap is the imbalance under study: no balance filter here).
+    let start = |slot: &Slot| {
+        let base = handicapped[(slot.id % 2) as usize].clone();
+        (random_plies(base, &openings, slot.seed), String::new())
+    };
+    let games = Match {
+        settings: &settings,
+        players: [&spec, &spec],
+        start: &start,
+    };
+    let mut points = vec![0.0; (set.pairs * 2) as usize];
+    games
+        .run(
+            pool,
+            0..set.pairs * 2,
+            &|_| true,
+            Order::Finished,
+            &mut |g: Played| {
+                let weak = if g.slot.a_is_white() {
                     Color::White
                 } else {
                     Color::Black
                 };
-                let base = handicapped[(id % 2) as usize].clone();
-                let pos = random_plies(base, &openings, seed);
-                let (mut w, mut b) = (spec.player(seed), spec.player(seed ^ 1));
-                let out = play_game(
-                    pos,
-                    Players {
-                        white: &mut w,
-                        black: &mut b,
-                    },
-                    Adjudication {
-                        max_plies: cap,
-                        resign: None,
-                        draw: None,
-                    },
-                    false,
-                );
-                bar.inc(1);
-                match out.end.winner() {
+                points[g.slot.id as usize] = match g.outcome.end.winner() {
                     Some(c) if c == weak => 0.0,
                     Some(_) => 1.0,
                     None => 0.5,
-                }
-            })
-            .collect()
-    });
+                };
+                bar.inc(1);
+                Ok(Flow::Continue)
+            },
+        )
+        .expect("counting a game cannot fail");
     let n = points.len() as f64;
     let mean = points.iter().sum::<f64>() / n;
     let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
@@ -291,21 +182,14 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     if !removable.contains(&unit) {
         bail!(
             "{variant}: the start position cannot lose a {}, so the imbalance method cannot calibrate with it; choose another --unit",
-            crate::config::piece_key(kinds[unit].0)
+            crate::run::config::piece_key(kinds[unit].0)
         );
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(set.threads.max(1))
-        .stack_size(variantlab_engine::search::THREAD_STACK)
-        .build()?;
-    let bar = if set.quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(removable.len() as u64 * set.pairs * 2)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} odds games  {per_sec}  eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let pool = schedule::pool(set.threads)?;
+    let bar = schedule::progress(
+        set.quiet,
+        Some(removable.len() as u64 * set.pairs * 2),
+        "{bar:30} {pos}/{len} odds games  {per_sec}  eta {eta}",
     );
     let mut elos = BTreeMap::new();
     for &k in &removable {
@@ -317,7 +201,7 @@ pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
     let (pe, pse, _) = elos[&unit];
     let base = |k: usize, games: u64| ValueRow {
         variant: variant.clone(),
-        piece: crate::config::piece_key(kinds[k].0),
+        piece: crate::run::config::piece_key(kinds[k].0),
         method: "imbalance".into(),
         value: None,
         interval: None,
@@ -590,15 +474,15 @@ fn material_sample(
 ) -> Result<MaterialSample> {
     let variant = runs
         .first()
-        .map(|r| r.config.variant.clone())
+        .map(|r| r.config.variant.name().to_string())
         .unwrap_or_default();
     let mut rows: Vec<(Vec<f64>, f64, u64)> = Vec::new();
     for (ri, run) in runs.iter().enumerate() {
-        if run.config.variant != variant {
+        if run.config.variant.name() != variant {
             bail!(
                 "{}: variant {} differs from {variant}",
                 run.dir.display(),
-                run.config.variant
+                run.config.variant.name()
             );
         }
         let result: BTreeMap<u64, f64> = run
@@ -721,7 +605,7 @@ fn fit_values(
         .collect();
     let base = |k: usize| ValueRow {
         variant: variant.clone(),
-        piece: crate::config::piece_key(kinds[k].0),
+        piece: crate::run::config::piece_key(kinds[k].0),
         method: method.into(),
         value: None,
         interval: None,
@@ -806,7 +690,7 @@ pub fn write_config(
         .collect();
     let variant = rows.first().map_or("variant", |r| r.variant.as_str());
     let method = rows.first().map_or("values", |r| r.method.as_str());
-    let config = crate::config::EngineConfig {
+    let config = crate::run::config::EngineConfig {
         name: format!("{variant}-{method}-values"),
         values,
         ..Default::default()
@@ -885,6 +769,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             bail!("--pairs must be at least 1");
         }
         let set = ImbalanceSettings {
+            variant: kind,
             pairs: job.pairs,
             nodes: job.nodes,
             seed: job.seed,
@@ -904,7 +789,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             // A file of openings is checksummed first, so a resume compares like with like.
             let config = RunConfig {
                 openings: job.openings.clone(),
-                ..RunConfig::self_play(kind.name(), job.games, job.nodes, job.seed, threads)
+                ..RunConfig::self_play(kind, job.games, job.nodes, job.seed, threads)
             }
             .with_openings_checksum()?;
             if tournament::resume_or_replace(&dir, &config, job.force)? {
@@ -918,14 +803,14 @@ fn estimate(job: &ValuesJob) -> Result<()> {
         };
         let runs = dirs
             .iter()
-            .map(|d| crate::analysis::load(d))
+            .map(|d| crate::run::recorded::load(d))
             .collect::<Result<Vec<_>>>()?;
         for r in &runs {
-            if r.config.variant != kind.name() {
+            if r.config.variant != kind {
                 bail!(
                     "{} holds games of {}, not of {}: its pieces are not this variant's",
                     r.dir.display(),
-                    r.config.variant,
+                    r.config.variant.name(),
                     kind.name()
                 );
             }
@@ -936,10 +821,11 @@ fn estimate(job: &ValuesJob) -> Result<()> {
         if wants("balanced") {
             rows.extend(balanced(&runs, &kinds, unit)?);
             // Games from trade openings also say how each trade scored.
-            let trades = with_variant!(kind, G => crate::trade_scores::of_runs::<G>(&runs))?;
+            let trades =
+                with_variant!(kind, G => crate::values::trade_scores::of_runs::<G>(&runs))?;
             if !trades.is_empty() {
                 let path = out.join("trades.csv");
-                crate::trade_scores::write_csv(&path, &trades)?;
+                crate::values::trade_scores::write_csv(&path, &trades)?;
                 for t in &trades {
                     let (lo, hi) = t.interval;
                     out!(
@@ -956,7 +842,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             }
         }
         if wants("tuned") {
-            let settings = crate::tuned_values::TunedSettings {
+            let settings = crate::values::tuned::TunedSettings {
                 bootstrap: job.bootstrap,
                 seed: job.seed,
                 unit: job.unit.clone(),
@@ -964,7 +850,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
                 ..Default::default()
             };
             rows.extend(
-                with_variant!(kind, G => crate::tuned_values::tuned::<G>(&dirs, &settings))?,
+                with_variant!(kind, G => crate::values::tuned::tuned::<G>(&dirs, &settings))?,
             );
         }
     }
@@ -982,7 +868,7 @@ fn estimate(job: &ValuesJob) -> Result<()> {
     }
     out!(
         "values in units of the {} (1 by definition)",
-        crate::config::piece_key(kinds[unit].0)
+        crate::run::config::piece_key(kinds[unit].0)
     );
     out!("wrote {}", path.display());
     if let Some(file) = &job.write_values {

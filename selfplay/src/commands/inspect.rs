@@ -163,10 +163,10 @@ pub fn parse_values(spec: &str, kinds: &[(&'static str, i32)]) -> Result<Vec<Opt
                 n + 1
             );
         };
-        let Some(i) = crate::config::piece_index(kinds, name) else {
+        let Some(i) = crate::run::config::piece_index(kinds, name) else {
             let known: Vec<String> = kinds
                 .iter()
-                .map(|k| crate::config::piece_key(k.0))
+                .map(|k| crate::run::config::piece_key(k.0))
                 .collect();
             bail!(
                 "piece values, entry {}: unknown piece {:?}; known: {}",
@@ -200,10 +200,10 @@ pub fn search_command(
     json: bool,
 ) -> Result<()> {
     let name = kind.name();
-    crate::config::check_hash(config.hash_mib).context("--hash")?;
+    crate::run::config::check_hash(config.hash_mib).context("--hash")?;
     let engine = engine
         .map(|spec| -> Result<_> {
-            let c = crate::config::EngineConfig::load(spec).context("--config")?;
+            let c = crate::run::config::EngineConfig::load(spec).context("--config")?;
             if c.is_external() {
                 bail!("--config {spec}: an external engine cannot run `variantlab search`; give a JSON configuration");
             }

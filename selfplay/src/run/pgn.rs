@@ -12,7 +12,7 @@
 //! game from a position of an openings file has that position as `FEN` with `SetUp "1"`.
 //! Either way a reader replays the movetext to the game's final position.
 
-use crate::tournament::RunConfig;
+use crate::run::format::RunConfig;
 use anyhow::{anyhow, bail, Context, Result};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
@@ -68,11 +68,10 @@ pub fn moves_by_game(rows: &[Vec<String>]) -> BTreeMap<u64, GameMoves> {
 /// line. Moves that cannot be written (which would be a bug) leave a record with the tags,
 /// a comment saying why and the result, so the file stays readable and no game is missing.
 pub fn record(config: &RunConfig, row: &[String], moves: &[(Color, String)]) -> String {
-    let from_position = !crate::openings::plays_from_start(&config.openings);
+    let from_position = !crate::run::openings::plays_from_start(&config.openings);
     let opening = row.get(4).map_or("", String::as_str);
-    let text = VariantKind::from_name(&config.variant)
-        .map_err(anyhow::Error::from)
-        .and_then(|kind| with_variant!(kind, G => plies::<G>(kind, from_position, opening, moves)));
+    let kind = config.variant;
+    let text = with_variant!(kind, G => plies::<G>(kind, from_position, opening, moves));
     let (fen, first_number, opening_plies, game_plies) = match text {
         Ok(t) => t,
         Err(e) => {
@@ -101,10 +100,10 @@ pub fn record(config: &RunConfig, row: &[String], moves: &[(Color, String)]) -> 
         ("Result", result.into()),
         (
             "Variant",
-            if config.variant == VariantKind::Chess.name() {
+            if config.variant == VariantKind::Chess {
                 "Standard".into()
             } else {
-                config.variant.clone()
+                config.variant.name().to_string()
             },
         ),
     ];
@@ -304,7 +303,8 @@ fn event(config: &RunConfig) -> String {
     };
     format!(
         "variantlab {} {}, {limits}",
-        config.variant, config.openings
+        config.variant.name(),
+        config.openings
     )
 }
 
@@ -382,6 +382,7 @@ mod tests {
     }
 
     fn config(variant: &str, openings: &str) -> RunConfig {
+        let variant = variantlab_engine::VariantKind::from_name(variant).unwrap();
         let mut c = RunConfig::self_play(variant, 2, 100, 1, 1);
         c.openings = openings.into();
         c.started = 1_735_689_600;

@@ -1,7 +1,7 @@
 //! The report's SVG charts: values with intervals, and histograms. Every coordinate written
 //! is a finite number: a row without a value is drawn as its text, never at `NaN`.
 
-use crate::viewer::esc;
+use crate::analysis::viewer::esc;
 
 /// One row of an interval chart.
 #[derive(Clone, Debug, PartialEq)]

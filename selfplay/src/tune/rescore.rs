@@ -28,7 +28,7 @@ use variantlab_engine::game::Game;
 use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, Searcher};
 use variantlab_engine::Color;
 
-use crate::engine_process::UciEngine;
+use crate::run::engine_process::UciEngine;
 
 /// Who searches each position again.
 #[derive(Clone, Debug)]
@@ -119,11 +119,11 @@ fn start_engine(command: &str, variant: &str) -> Result<UciEngine> {
 pub fn engine_score<G: Game>(engine: &mut UciEngine, pos: &G, nodes: u64) -> Result<i32> {
     let text = pos.to_text();
     let command = engine.command().to_string();
-    let fail = |e: crate::engine_process::EngineError| {
+    let fail = |e: crate::run::engine_process::EngineError| {
         anyhow::anyhow!("engine {command:?} rescoring {text:?}: {e}")
     };
     engine.new_game().map_err(fail)?;
-    let timeout = crate::play::node_limit_timeout(nodes);
+    let timeout = crate::run::play::node_limit_timeout(nodes);
     let reply = engine
         .go(
             &format!("position fen {text}"),

@@ -26,7 +26,7 @@
 
 use crate::stats::{fixed, quantile_sorted};
 use crate::tune::{fit, mimic_classic, read_positions, split, Dataset, FitSettings};
-use crate::values::{pawn_kind, unit_kind, ValueRow, UNIT_NOTE};
+use crate::values::row::{pawn_kind, unit_kind, ValueRow, UNIT_NOTE};
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -233,7 +233,7 @@ pub fn tuned<G: Game>(dirs: &[PathBuf], settings: &TunedSettings) -> Result<Vec<
         .map(|k| {
             let base = ValueRow {
                 variant: name.to_string(),
-                piece: crate::config::piece_key(kinds[k].0),
+                piece: crate::run::config::piece_key(kinds[k].0),
                 method: "tuned".into(),
                 value: None,
                 interval: None,

@@ -2,7 +2,8 @@
 //! resumed when already there, then one summary, the statistics and the report.
 
 use crate::output::out;
-use crate::tournament::{self, RunConfig, RunOptions};
+use crate::run::format::{self, RunConfig};
+use crate::run::tournament::{self, RunOptions};
 use anyhow::Result;
 use std::path::PathBuf;
 use variantlab_engine::VariantKind;
@@ -39,7 +40,7 @@ pub fn command(study: &Study, opts: &RunOptions) -> Result<()> {
     let mut lines = Vec::new();
     for &kind in &study.kinds {
         let dir = out.join(kind.name());
-        let mut config = RunConfig::self_play(kind.name(), games, nodes, study.seed, opts.threads);
+        let mut config = RunConfig::self_play(kind, games, nodes, study.seed, opts.threads);
         config.openings = study.openings.clone();
         if let Some(cap) = study.max_plies {
             config.adjudication.max_plies = cap;
@@ -48,7 +49,7 @@ pub fn command(study: &Study, opts: &RunOptions) -> Result<()> {
         // A run with the same settings is resumed (finished runs cost nothing), and one with
         // fewer games grows to `games` keeping those played (as `play --resume --games`
         // does); one made with other settings is kept unless --force.
-        let grows = tournament::saved_config(&dir)?.is_some_and(|saved| {
+        let grows = format::saved_config(&dir)?.is_some_and(|saved| {
             saved.games < games
                 && RunConfig {
                     games,
@@ -71,14 +72,14 @@ pub fn command(study: &Study, opts: &RunOptions) -> Result<()> {
         out!("{:<16} {}", kind.name(), summary.line());
         lines.push((kind.name(), summary));
     }
-    crate::report::write_summary_csv(&out.join("summary.csv"), &lines)?;
+    crate::analysis::report::write_summary_csv(&out.join("summary.csv"), &lines)?;
     let runs = study
         .kinds
         .iter()
         .map(|k| crate::analysis::load(&out.join(k.name())))
         .collect::<Result<Vec<_>>>()?;
     crate::analysis::write(&runs, out)?;
-    crate::report::write_html(&runs, &out.join("report.html"))?;
+    crate::analysis::report::write_html(&runs, &out.join("report.html"))?;
     out!(
         "wrote {}: summary.csv, balance.csv, length.csv, report.html, and games.csv + moves.csv per variant",
         out.display()
