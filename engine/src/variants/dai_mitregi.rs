@@ -30,7 +30,7 @@ use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::Topology;
 use crate::moves::{Move, MoveKind};
-use crate::piece::{betza, Atom};
+use crate::piece::{betza, Atom, PieceSpec};
 use crate::see::{swap, ROYAL};
 use crate::zobrist::SplitMix64;
 use crate::{Color, Role, Square};
@@ -121,17 +121,9 @@ pub enum Promotee {
     Grandpasha = 2,
 }
 
-/// One role (an unpromoted piece kind).
+/// Dai Mitregi's extra to a role's line ([`PieceSpec`], whose Betza is the Leaping form's).
 #[derive(Clone, Copy, Debug)]
-pub struct RoleDef {
-    /// Name.
-    pub name: &'static str,
-    /// Letter, upper case.
-    pub letter: char,
-    /// Material value in centipawns.
-    pub value: i32,
-    /// Betza string in the Leaping form.
-    pub leaping: &'static str,
+pub struct RoleExtra {
     /// Betza string in the Stepping form (`n` = lame two-cell atom).
     pub stepping: &'static str,
     /// Promoted form.
@@ -140,6 +132,7 @@ pub struct RoleDef {
     pub limit: Limit,
 }
 
+/// A role's line: name, letter, value, Leaping and Stepping Betza, promotion, drop limit.
 const fn role(
     name: &'static str,
     letter: char,
@@ -148,16 +141,12 @@ const fn role(
     stepping: &'static str,
     promotes: Promotee,
     limit: Limit,
-) -> RoleDef {
-    RoleDef {
-        name,
-        letter,
-        value,
-        leaping,
+) -> PieceSpec<RoleExtra> {
+    PieceSpec::new(name, letter, leaping, value).with(RoleExtra {
         stepping,
         promotes,
         limit,
-    }
+    })
 }
 
 use Limit::{PerColour, PerFile, PerFileParity};
@@ -165,8 +154,8 @@ use Promotee::{Goldrider, Grandpasha, Silverider};
 
 /// Every role, data only. Index 0 is the King (royal).
 #[rustfmt::skip]
-pub const ROLES: [RoleDef; 19] = [
-    role("King", 'K', 0, "K", "K", Grandpasha, Limit::None),
+pub const ROLES: [PieceSpec<RoleExtra>; 19] = [
+    role("King", 'K', 0, "K", "K", Grandpasha, Limit::None).royal(),
     role("Rook", 'R', 700, "R", "R", Goldrider, Limit::None),
     role("Wing", 'W', 350, "fR", "fR", Goldrider, PerFile(2)),
     role("Bishop", 'B', 550, "B", "B", Silverider, PerColour(2)),
@@ -187,11 +176,15 @@ pub const ROLES: [RoleDef; 19] = [
     role("Silversahib", 'I', 280, "fFfDA", "fFfnDnA", Silverider, PerColour(2)),
 ];
 
-/// The promoted forms, indexed by [`Promotee`]: name, value, Leaping and Stepping Betza.
-pub const PROMOTED: [(&str, i32, &str, &str); 3] = [
-    ("Goldrider", 950, "RfB", "RfB"),
-    ("Silverider", 900, "BfR", "BfR"),
-    ("Grandpasha", 0, "KDA", "KnDnA"),
+/// The promoted forms, indexed by [`Promotee`], with the Leaping form's Betza and the
+/// Stepping form's as the extra. They have no letter of their own: a promoted piece is
+/// written `+` and its role's letter.
+pub const PROMOTED: [PieceSpec<&str>; 3] = [
+    PieceSpec::new("Goldrider", '+', "RfB", 950).with("RfB"),
+    PieceSpec::new("Silverider", '+', "BfR", 900).with("BfR"),
+    PieceSpec::new("Grandpasha", '+', "KDA", 0)
+        .royal()
+        .with("KnDnA"),
 ];
 
 const NROLES: usize = ROLES.len();
@@ -241,7 +234,7 @@ const CLASSES: [u8; BLACK_BIT as usize] = {
     let mut r = 0;
     while r < NROLES {
         t[r + 1] = r as u8;
-        t[(r + 1) | PROMOTED_BIT as usize] = (NROLES + ROLES[r].promotes as usize) as u8;
+        t[(r + 1) | PROMOTED_BIT as usize] = (NROLES + ROLES[r].extra.promotes as usize) as u8;
         r += 1;
     }
     t
@@ -256,7 +249,10 @@ const WORTHS: [i32; BLACK_BIT as usize] = {
         let (plain, promoted) = if r == KING {
             (ROYAL, ROYAL)
         } else {
-            (ROLES[r].value, PROMOTED[ROLES[r].promotes as usize].1)
+            (
+                ROLES[r].value,
+                PROMOTED[ROLES[r].extra.promotes as usize].value,
+            )
         };
         t[r + 1] = plain;
         t[(r + 1) | PROMOTED_BIT as usize] = promoted;
@@ -375,19 +371,11 @@ fn atoms_with_lameness(text: &str) -> Vec<(Atom, bool)> {
 }
 
 fn class_betza(class: usize, stepping: bool) -> &'static str {
-    if class < NROLES {
-        if stepping {
-            ROLES[class].stepping
-        } else {
-            ROLES[class].leaping
-        }
-    } else {
-        let p = PROMOTED[class - NROLES];
-        if stepping {
-            p.3
-        } else {
-            p.2
-        }
+    match (class.checked_sub(NROLES), stepping) {
+        (None, false) => ROLES[class].betza,
+        (None, true) => ROLES[class].extra.stepping,
+        (Some(p), false) => PROMOTED[p].betza,
+        (Some(p), true) => PROMOTED[p].extra,
     }
 }
 
@@ -761,10 +749,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
 
     /// How many pieces of the role with `letter` `color` holds in hand.
     pub fn in_hand(&self, color: Color, letter: char) -> u8 {
-        ROLES
-            .iter()
-            .position(|r| r.letter == letter.to_ascii_uppercase())
-            .map_or(0, |r| self.hands[color.index()][r])
+        crate::piece::index_of_letter(&ROLES, letter).map_or(0, |r| self.hands[color.index()][r])
     }
 
     fn full_hash(&self) -> u64 {
@@ -1117,7 +1102,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             let (sq, c) = (sq.index(), self.board[sq.index()]);
             if !promoted(c) {
                 let r = role_of(c);
-                if let Some((g, _)) = ROLES[r].limit.group(sq) {
+                if let Some((g, _)) = ROLES[r].extra.limit.group(sq) {
                     counts[r][g] += 1;
                 }
             }
@@ -1145,7 +1130,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             let c = code(us, r, false);
             let mut cells = empty & ft.drop_cells[us.index()][r];
             while let Some(to) = next_cell(&mut cells, us) {
-                if let Some((g, max)) = ROLES[r].limit.group(to) {
+                if let Some((g, max)) = ROLES[r].extra.limit.group(to) {
                     if counts[r][g] >= max {
                         continue;
                     }
@@ -1512,10 +1497,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         }
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
-        ROLES
-            .iter()
-            .map(|r| (r.name, r.value))
-            .chain(PROMOTED.iter().map(|p| (p.0, p.1)))
+        crate::piece::material_kinds(&ROLES)
+            .chain(crate::piece::material_kinds(&PROMOTED))
             .collect()
     }
     fn material(&self) -> Material {

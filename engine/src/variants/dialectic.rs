@@ -41,6 +41,7 @@
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::moves::{Move, MoveKind};
+use crate::piece::PieceSpec;
 use crate::zobrist::{SplitMix64, Zobrist};
 use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
@@ -53,7 +54,19 @@ const ROOK: u8 = 3;
 const QUEEN: u8 = 4;
 const KING: u8 = 5;
 const GREAT: u8 = 6;
-const LETTERS: [char; 7] = ['P', 'H', 'B', 'R', 'Q', 'K', 'G'];
+
+/// The pieces, indexed by the role numbers above; the Philosophers' moves are the tokens'
+/// (the variant's own code), the others' those of chess.
+const PIECES: [PieceSpec; 7] = [
+    PieceSpec::new("pawn", 'P', "fmWfcF", 100),
+    PieceSpec::new("philosopher", 'H', "", 300),
+    PieceSpec::new("bishop", 'B', "B", 330),
+    PieceSpec::new("rook", 'R', "R", 500),
+    PieceSpec::new("queen", 'Q', "Q", 900),
+    PieceSpec::new("king", 'K', "K", 0).royal(),
+    PieceSpec::new("great philosopher", 'G', "", 500),
+];
+const LETTERS: [char; 7] = crate::piece::letters(&PIECES);
 
 /// What `variantlab variants` says about the basic form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
@@ -1142,17 +1155,6 @@ fn square_name(sq: u8) -> String {
     format!("{}{}", char::from(b'a' + sq % 8), char::from(b'1' + sq / 8))
 }
 
-const VALUES: [i32; 7] = [100, 300, 330, 500, 900, 0, 500];
-const NAMES: [&str; 7] = [
-    "pawn",
-    "philosopher",
-    "bishop",
-    "rook",
-    "queen",
-    "king",
-    "great philosopher",
-];
-
 impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     type Moves = DialecticMoves;
 
@@ -1254,7 +1256,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             return;
         }
         let t = tables();
-        const ROLES: usize = NAMES.len();
+        const ROLES: usize = PIECES.len();
         let mut attacked = [[Bb64(0); ROLES]; 2];
         let mut pieces = [[Bb64(0); ROLES]; 2];
         for c in Color::ALL {
@@ -1289,13 +1291,13 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             [&attacked[0], &attacked[1]],
             any,
             KING as usize,
-            |r| VALUES[r],
+            |r| PIECES[r].value,
             |c, r| pieces[c.index()][r],
             self.turn,
         );
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
-        NAMES.iter().copied().zip(VALUES).collect()
+        crate::piece::material_kinds(&PIECES).collect()
     }
     fn material(&self) -> Material {
         let mut m = [[0; MAX_KINDS]; 2];

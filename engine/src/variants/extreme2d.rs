@@ -86,6 +86,7 @@ use crate::bitboard::Bb128;
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::moves::{Move, MoveKind};
+use crate::piece::PieceSpec;
 use crate::see::{swap_with_gains, ROYAL};
 use crate::zobrist::SplitMix64;
 use crate::{Color, Role, Square};
@@ -162,11 +163,20 @@ fn absorb(s: u16, victim: u16) -> u16 {
 }
 
 /// The material kinds: one per disc (a stack's value is the sum of its discs'), the ownership
-/// discs counted apart (a plain disc without powers is a Pawn).
-const KIND_NAMES: [&str; 6] = ["pawn", "red", "blue", "yellow", "heir", "king"];
+/// discs counted apart (a plain disc without powers is a Pawn); letters as in the position
+/// text (power discs lower case there). A stack's moves are the union of its discs' (the
+/// variant's own code), so the table gives no Betza.
+const KINDS: [PieceSpec; 6] = [
+    PieceSpec::new("pawn", 'P', "", 100),
+    PieceSpec::new("red", 'R', "", 450),
+    PieceSpec::new("blue", 'B', "", 300),
+    PieceSpec::new("yellow", 'Y', "", 280),
+    PieceSpec::new("heir", 'H', "", 200),
+    PieceSpec::new("king", 'K', "", 0).royal(),
+];
 /// Their default values: [`Game::material_kinds`], and the worth of a stack in the
 /// evaluation's threats (which weigh attacker against victim, whatever the weights).
-const DEFAULT_VALUES: [i32; 6] = [100, 450, 300, 280, 200, 0];
+const DEFAULT_VALUES: [i32; 6] = crate::piece::values(&KINDS);
 
 /// The cells of the board.
 const BOARD: u128 = (1 << N) - 1;
@@ -1518,7 +1528,7 @@ impl Game for Extreme2d {
     }
 
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
-        KIND_NAMES.into_iter().zip(DEFAULT_VALUES).collect()
+        crate::piece::material_kinds(&KINDS).collect()
     }
 
     fn material(&self) -> Material {
