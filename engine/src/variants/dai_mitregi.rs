@@ -708,6 +708,9 @@ pub struct DaiMitregiPos<const STEPPING: bool> {
     counts: [[u8; NCLASSES]; 2],
     turn: Color,
     hash: u64,
+    /// Plies since the position was read, the halfmove clock: no move is irreversible in a
+    /// drop game (captured pieces return to play), so repetition looks back over the whole
+    /// game.
     plies: u32,
 }
 
@@ -1342,21 +1345,13 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
 impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     type Moves = DaiMitregiMoves;
 
-    fn start() -> Self {
-        Self::parse(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    super::kernel::game_fields! {
+        start: Self::parse(START),
+        name: if STEPPING { INFO_STEPPING.name } else { INFO.name },
+        clock: plies,
     }
     fn from_text(text: &str) -> Result<Self, PositionError> {
         Self::parse(text)
-    }
-    fn variant_name(&self) -> &'static str {
-        if STEPPING {
-            INFO_STEPPING.name
-        } else {
-            INFO.name
-        }
-    }
-    fn turn(&self) -> Color {
-        self.turn
     }
     fn legal_moves(&self, out: &mut DaiMitregiMoves) {
         self.gen(out, true)
@@ -1380,14 +1375,6 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn in_check(&self) -> bool {
         self.is_attacked(self.kings[self.turn.index()] as usize, !self.turn)
     }
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-    /// Plies since the position was read: no move is irreversible in a drop game (captured
-    /// pieces return to play), so repetition looks back over the whole game.
-    fn halfmove_clock(&self) -> u32 {
-        self.plies
-    }
     /// The rules have no move-count rule.
     fn move_rule_plies(&self) -> u32 {
         u32::MAX
@@ -1395,14 +1382,7 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     /// Passing flips the side to move and its hash key; the hands are hashed per owner, not
     /// per mover, so they need nothing, and the ply count counts the pass. `None` in check.
     fn null_move(&self) -> Option<Self> {
-        if self.in_check() {
-            return None;
-        }
-        let mut p = *self;
-        p.turn = !p.turn;
-        p.hash ^= tables().side_key;
-        p.plies = p.plies.saturating_add(1);
-        Some(p)
+        (!self.in_check()).then(|| super::kernel::passed!(self, tables().side_key, plies))
     }
     /// The static exchange on the move's target cell, least valuable piece first, each side
     /// free to stop. A drop game's capture is worth the victim's value to its owner plus the

@@ -1158,21 +1158,13 @@ fn square_name(sq: u8) -> String {
 impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     type Moves = DialecticMoves;
 
-    fn start() -> Self {
-        Self::parse(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    super::kernel::game_fields! {
+        start: Self::parse(START),
+        name: if HEGELIAN { INFO_HEGELIAN.name } else { INFO.name },
+        clock: halfmove,
     }
     fn from_text(text: &str) -> Result<Self, PositionError> {
         Self::parse(text)
-    }
-    fn variant_name(&self) -> &'static str {
-        if HEGELIAN {
-            INFO_HEGELIAN.name
-        } else {
-            INFO.name
-        }
-    }
-    fn turn(&self) -> Color {
-        self.turn
     }
     fn legal_moves(&self, out: &mut DialecticMoves) {
         self.gen(out)
@@ -1182,12 +1174,6 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     }
     fn in_check(&self) -> bool {
         self.king_attacked(self.turn)
-    }
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmove
     }
     /// [D15]: K v K, K+B v K, K+B v K+B with same-coloured Bishops.
     fn insufficient_material(&self) -> bool {
@@ -1216,11 +1202,8 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         if self.in_check() {
             return None;
         }
-        let mut p = *self;
+        let mut p = super::kernel::passed!(self, tables().zob.side, halfmove);
         p.set_ep(NO_EP);
-        p.turn = !p.turn;
-        p.hash ^= tables().zob.side;
-        p.halfmove = p.halfmove.saturating_add(1);
         Some(p)
     }
     fn eval_cells(&self) -> usize {

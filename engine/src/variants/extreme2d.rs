@@ -1402,9 +1402,11 @@ impl Extreme2d {
 impl Game for Extreme2d {
     type Moves = Extreme2dMoves;
 
-    fn start() -> Self {
+    super::kernel::game_fields! {
         // The start array with Black's fourth yellow on i9 [X1].
-        Self::parse_compact(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+        start: Self::parse_compact(START),
+        name: INFO.name,
+        clock: halfmove,
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
@@ -1416,15 +1418,6 @@ impl Game for Extreme2d {
         } else {
             Self::parse_compact(text)
         }
-    }
-
-    fn variant_name(&self) -> &'static str {
-        INFO.name
-    }
-
-    #[inline]
-    fn turn(&self) -> Color {
-        self.turn
     }
 
     fn legal_moves(&self, out: &mut Self::Moves) {
@@ -1493,15 +1486,6 @@ impl Game for Extreme2d {
             )
     }
 
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
     /// \[X13\]: dead position only when each side has just its King and neither King holds a
     /// power disc.
     fn insufficient_material(&self) -> bool {
@@ -1520,11 +1504,7 @@ impl Game for Extreme2d {
         if !self.placed(0) || !self.placed(1) || self.in_check() {
             return None;
         }
-        let mut p = *self;
-        p.turn = !p.turn;
-        p.hash ^= tables().side;
-        p.halfmove = p.halfmove.saturating_add(1);
-        Some(p)
+        Some(super::kernel::passed!(self, tables().side, halfmove))
     }
 
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {

@@ -1340,8 +1340,10 @@ fn parse_number(s: &str) -> Option<u32> {
 impl Game for Gateway {
     type Moves = GatewayMoves;
 
-    fn start() -> Self {
-        Self::parse_compact(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    super::kernel::game_fields! {
+        start: Self::parse_compact(START),
+        name: INFO.name,
+        clock: halfmove,
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
@@ -1352,15 +1354,6 @@ impl Game for Gateway {
         } else {
             Self::parse_compact(text)
         }
-    }
-
-    fn variant_name(&self) -> &'static str {
-        INFO.name
-    }
-
-    #[inline]
-    fn turn(&self) -> Color {
-        self.turn
     }
 
     fn legal_moves(&self, out: &mut Self::Moves) {
@@ -1378,15 +1371,6 @@ impl Game for Gateway {
         self.royal_attacked(self.turn)
     }
 
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
     /// Nothing but royals on both sides: no checkmate is possible any more.
     fn insufficient_material(&self) -> bool {
         (self.by_color[0] | self.by_color[1]) == self.by_role[EMPEROR]
@@ -1397,14 +1381,7 @@ impl Game for Gateway {
     /// with a threatened cell must transform (or is mated), and an Emperor in check must
     /// escape.
     fn null_move(&self) -> Option<Self> {
-        if self.in_check() {
-            return None;
-        }
-        let mut p = *self;
-        p.turn = !p.turn;
-        p.hash ^= tables().zob.side;
-        p.halfmove = p.halfmove.saturating_add(1);
-        Some(p)
+        (!self.in_check()).then(|| super::kernel::passed!(self, tables().zob.side, halfmove))
     }
 
     /// Every role of [`ROLES`], then the Quantum King.
