@@ -59,17 +59,11 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     max_plies: 2000,
 };
 
-/// What `variantlab variants` says about the Stepping form.
+/// What `variantlab variants` says about the Stepping form: the Leaping form's but for its name.
 pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
     name: super::VariantKind::DaiMitregiStepping.const_name(),
     title: "Dai Mitregi (Stepping)",
-    rules_file: "docs/rules/dai-mitregi.md",
-    dims: (FILES as u8, RANKS as u8, 1),
-    cells: NSQ,
-    notes: NOTES,
-    many_moves: true,
-    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
-    max_plies: 2000,
+    ..INFO
 };
 
 const NOTES: &[&str] = &[

@@ -81,17 +81,11 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     max_plies: 1000,
 };
 
-/// What `variantlab variants` says about the Hegelian form.
+/// What `variantlab variants` says about the Hegelian form: the basic form's but for its name.
 pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
     name: super::VariantKind::DialecticHegelian.const_name(),
     title: "Hegelian Dialectic Chess",
-    rules_file: "docs/rules/dialectic.md",
-    dims: (8, 8, 1),
-    cells: 64,
-    notes: NOTES,
-    many_moves: false,
-    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
-    max_plies: 1000,
+    ..INFO
 };
 
 const NOTES: &[&str] = &[
