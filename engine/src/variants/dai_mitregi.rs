@@ -59,7 +59,8 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     max_plies: 2000,
 };
 
-/// What `variantlab variants` says about the Stepping form: the Leaping form's but for its name.
+/// What `variantlab variants` says about the Stepping form: the Leaping form's but for its name
+/// and title.
 pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
     name: super::VariantKind::DaiMitregiStepping.const_name(),
     title: "Dai Mitregi (Stepping)",

@@ -81,7 +81,8 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     max_plies: 1000,
 };
 
-/// What `variantlab variants` says about the Hegelian form: the basic form's but for its name.
+/// What `variantlab variants` says about the Hegelian form: the basic form's but for its name
+/// and title.
 pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
     name: super::VariantKind::DialecticHegelian.const_name(),
     title: "Hegelian Dialectic Chess",
