@@ -1438,14 +1438,7 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         NSQ
     }
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
-        let at = |c: Color| {
-            let sq = self.kings[c.index()] as usize;
-            (sq < NSQ).then_some(((sq % FILES) as i16, (sq / FILES) as i16, 0))
-        };
-        Some(crate::game::RoyalCells {
-            cells: [at(Color::White)?, at(Color::Black)?],
-            dims: (FILES as i16, RANKS as i16, 1),
-        })
+        super::kernel::flat_royal_cells(self.kings.map(usize::from), FILES, RANKS)
     }
     /// Pieces on their cells, the pieces in hand per kind, and the activity features
     /// (mobility, royal-zone attacks, threats).

@@ -1205,14 +1205,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         64
     }
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
-        let at = |c: Color| {
-            let sq = self.kings[c.index()];
-            (sq < 64).then_some(((sq % 8) as i16, (sq / 8) as i16, 0))
-        };
-        Some(crate::game::RoyalCells {
-            cells: [at(Color::White)?, at(Color::Black)?],
-            dims: (8, 8, 1),
-        })
+        super::kernel::flat_royal_cells(self.kings.map(usize::from), 8, 8)
     }
     /// Every piece on its cell; where the weights use them (`FeatureSink::wants_activity`),
     /// mobility per kind and cramped pieces, attacks on the cells next to the enemy King

@@ -5,6 +5,8 @@
 //! code (no dispatch at run time). Each position has the fields `turn: Color` and `hash: u64`
 //! (the Zobrist hash, kept by play) and a ply clock whose name the macros take.
 
+use crate::game::RoyalCells;
+
 /// The [`Game`](crate::Game) methods a free-form position answers alike: `start` (its start
 /// text, which cannot fail to read), `variant_name` (the registry's name, from its
 /// `VariantInfo`), `turn`, `hash` and `halfmove_clock` (the field `clock`).
@@ -49,3 +51,35 @@ macro_rules! passed {
 }
 
 pub(crate) use {game_fields, passed};
+
+/// [`Game::royal_cells`](crate::Game::royal_cells) of a flat board of `files` x `ranks` cells
+/// numbered rank by rank, with the royal pieces on `kings` (White's first); `None` where one
+/// is not on the board (a number past the last cell).
+pub(crate) fn flat_royal_cells(
+    kings: [usize; 2],
+    files: usize,
+    ranks: usize,
+) -> Option<RoyalCells> {
+    let at =
+        |sq: usize| (sq < files * ranks).then_some(((sq % files) as i16, (sq / files) as i16, 0));
+    Some(RoyalCells {
+        cells: [at(kings[0])?, at(kings[1])?],
+        dims: (files as i16, ranks as i16, 1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flat_royal_cells;
+
+    /// Cells are numbered rank by rank; a number past the board means no royal cell.
+    #[test]
+    fn flat_royal_cells_reads_file_and_rank() {
+        let cells = flat_royal_cells([4, 60], 8, 8).unwrap();
+        assert_eq!(cells.cells, [(4, 0, 0), (4, 7, 0)]);
+        assert_eq!(cells.dims, (8, 8, 1));
+        let wide = flat_royal_cells([17, 255], 16, 16).unwrap();
+        assert_eq!(wide.cells, [(1, 1, 0), (15, 15, 0)]);
+        assert_eq!(flat_royal_cells([4, 64], 8, 8), None);
+    }
+}
