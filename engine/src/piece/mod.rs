@@ -3,14 +3,26 @@
 //! A piece is a [`PieceSpec`]: a name, a FEN letter and a Betza movement string such as
 //! `"RF"` (Chatelaine) or `"mWcF"` (Steward). The string is parsed once into [`Atom`]s (vectors
 //! with a range and a move/capture modality), and [`crate::attacks::AttackTables`] compiles
-//! the atoms of every piece into leap and ray tables. A new ordinary piece is one line of data.
+//! the atoms of every piece into leap and ray tables. A new ordinary piece is one line of data,
+//! in every variant: the free-form ones keep their pieces in the same type, with their own
+//! extras.
 //!
 //! ```
-//! use variantlab_engine::piece::{betza, Modality};
+//! use variantlab_engine::piece::{betza, material_kinds, Modality, PieceSpec};
 //! let atoms = betza::parse("mWcF").unwrap();
 //! assert_eq!(atoms.len(), 8);
 //! assert!(atoms.iter().all(|a| a.range == 1));
 //! assert_eq!(atoms.iter().filter(|a| a.modality == Modality::MoveOnly).count(), 4);
+//!
+//! const PIECES: [PieceSpec; 2] = [
+//!     PieceSpec::new("steward", 'S', "mWcF", 120),
+//!     PieceSpec::new("king", 'K', "K", 0).royal(),
+//! ];
+//! assert!(PIECES[1].royal && !PIECES[0].royal);
+//! assert_eq!(variantlab_engine::piece::index_of_letter(&PIECES, 'k'), Some(1));
+//! assert_eq!(variantlab_engine::piece::letters(&PIECES), ['S', 'K']);
+//! assert_eq!(variantlab_engine::piece::values(&PIECES), [120, 0]);
+//! assert_eq!(material_kinds(&PIECES).collect::<Vec<_>>(), [("steward", 120), ("king", 0)]);
 //! ```
 
 pub mod betza;
