@@ -174,12 +174,11 @@ pub const ROLES: [PieceSpec<RoleExtra>; 19] = [
 /// The promoted forms, indexed by [`Promotee`], with the Leaping form's Betza and the
 /// Stepping form's as the extra. They have no letter of their own: a promoted piece is
 /// written `+` and its role's letter.
+#[rustfmt::skip]
 pub const PROMOTED: [PieceSpec<&str>; 3] = [
     PieceSpec::new("Goldrider", '+', "RfB", 950).with("RfB"),
     PieceSpec::new("Silverider", '+', "BfR", 900).with("BfR"),
-    PieceSpec::new("Grandpasha", '+', "KDA", 0)
-        .royal()
-        .with("KnDnA"),
+    PieceSpec::new("Grandpasha", '+', "KDA", 0).royal().with("KnDnA"),
 ];
 
 const NROLES: usize = ROLES.len();
