@@ -17,48 +17,12 @@ pub struct Chess;
 
 /// The FIDE pieces; values are the usual centipawn figures.
 const PIECES: [PieceSpec; 6] = [
-    PieceSpec {
-        name: "pawn",
-        letter: 'P',
-        betza: "fmWfcF",
-        royal: false,
-        value: 100,
-    },
-    PieceSpec {
-        name: "knight",
-        letter: 'N',
-        betza: "N",
-        royal: false,
-        value: 305,
-    },
-    PieceSpec {
-        name: "bishop",
-        letter: 'B',
-        betza: "B",
-        royal: false,
-        value: 333,
-    },
-    PieceSpec {
-        name: "rook",
-        letter: 'R',
-        betza: "R",
-        royal: false,
-        value: 563,
-    },
-    PieceSpec {
-        name: "queen",
-        letter: 'Q',
-        betza: "Q",
-        royal: false,
-        value: 950,
-    },
-    PieceSpec {
-        name: "king",
-        letter: 'K',
-        betza: "K",
-        royal: true,
-        value: 0,
-    },
+    PieceSpec::new("pawn", 'P', "fmWfcF", 100),
+    PieceSpec::new("knight", 'N', "N", 305),
+    PieceSpec::new("bishop", 'B', "B", 333),
+    PieceSpec::new("rook", 'R', "R", 563),
+    PieceSpec::new("queen", 'Q', "Q", 950),
+    PieceSpec::new("king", 'K', "K", 0).royal(),
 ];
 
 fn spec() -> VariantSpec {

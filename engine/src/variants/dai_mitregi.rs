@@ -31,7 +31,7 @@ use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::Topology;
 use crate::moves::{Move, MoveKind};
-use crate::piece::{betza, Atom};
+use crate::piece::{betza, Atom, PieceSpec};
 use crate::see::{swap, ROYAL};
 use crate::zobrist::SplitMix64;
 use crate::{Color, Role, Square};
@@ -68,17 +68,12 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     max_plies: 2000,
 };
 
-/// What `variantlab variants` says about the Stepping form.
+/// What `variantlab variants` says about the Stepping form: the Leaping form's but for its name
+/// and title.
 pub const INFO_STEPPING: super::VariantInfo = super::VariantInfo {
     name: super::VariantKind::DaiMitregiStepping.const_name(),
     title: "Dai Mitregi (Stepping)",
-    rules_file: "docs/rules/dai-mitregi.md",
-    dims: (FILES as u8, RANKS as u8, 1),
-    cells: NSQ,
-    notes: NOTES,
-    many_moves: true,
-    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
-    max_plies: 2000,
+    ..INFO
 };
 
 const NOTES: &[&str] = &[
@@ -130,17 +125,9 @@ pub enum Promotee {
     Grandpasha = 2,
 }
 
-/// One role (an unpromoted piece kind).
+/// Dai Mitregi's extra to a role's line ([`PieceSpec`], whose Betza is the Leaping form's).
 #[derive(Clone, Copy, Debug)]
-pub struct RoleDef {
-    /// Name.
-    pub name: &'static str,
-    /// Letter, upper case.
-    pub letter: char,
-    /// Material value in centipawns.
-    pub value: i32,
-    /// Betza string in the Leaping form.
-    pub leaping: &'static str,
+pub struct RoleExtra {
     /// Betza string in the Stepping form (`n` = lame two-cell atom).
     pub stepping: &'static str,
     /// Promoted form.
@@ -149,6 +136,7 @@ pub struct RoleDef {
     pub limit: Limit,
 }
 
+/// A role's line: name, letter, value, Leaping and Stepping Betza, promotion, drop limit.
 const fn role(
     name: &'static str,
     letter: char,
@@ -157,16 +145,12 @@ const fn role(
     stepping: &'static str,
     promotes: Promotee,
     limit: Limit,
-) -> RoleDef {
-    RoleDef {
-        name,
-        letter,
-        value,
-        leaping,
+) -> PieceSpec<RoleExtra> {
+    PieceSpec::new(name, letter, leaping, value).with(RoleExtra {
         stepping,
         promotes,
         limit,
-    }
+    })
 }
 
 use Limit::{PerColour, PerFile, PerFileParity};
@@ -174,8 +158,8 @@ use Promotee::{Goldrider, Grandpasha, Silverider};
 
 /// Every role, data only. Index 0 is the King (royal).
 #[rustfmt::skip]
-pub const ROLES: [RoleDef; 19] = [
-    role("King", 'K', 0, "K", "K", Grandpasha, Limit::None),
+pub const ROLES: [PieceSpec<RoleExtra>; 19] = [
+    role("King", 'K', 0, "K", "K", Grandpasha, Limit::None).royal(),
     role("Rook", 'R', 700, "R", "R", Goldrider, Limit::None),
     role("Wing", 'W', 350, "fR", "fR", Goldrider, PerFile(2)),
     role("Bishop", 'B', 550, "B", "B", Silverider, PerColour(2)),
@@ -196,11 +180,14 @@ pub const ROLES: [RoleDef; 19] = [
     role("Silversahib", 'I', 280, "fFfDA", "fFfnDnA", Silverider, PerColour(2)),
 ];
 
-/// The promoted forms, indexed by [`Promotee`]: name, value, Leaping and Stepping Betza.
-pub const PROMOTED: [(&str, i32, &str, &str); 3] = [
-    ("Goldrider", 950, "RfB", "RfB"),
-    ("Silverider", 900, "BfR", "BfR"),
-    ("Grandpasha", 0, "KDA", "KnDnA"),
+/// The promoted forms, indexed by [`Promotee`], with the Leaping form's Betza and the
+/// Stepping form's as the extra. They have no letter of their own: a promoted piece is
+/// written `+` and its role's letter.
+#[rustfmt::skip]
+pub const PROMOTED: [PieceSpec<&str>; 3] = [
+    PieceSpec::new("Goldrider", '+', "RfB", 950).with("RfB"),
+    PieceSpec::new("Silverider", '+', "BfR", 900).with("BfR"),
+    PieceSpec::new("Grandpasha", '+', "KDA", 0).royal().with("KnDnA"),
 ];
 
 const NROLES: usize = ROLES.len();
@@ -250,7 +237,7 @@ const CLASSES: [u8; BLACK_BIT as usize] = {
     let mut r = 0;
     while r < NROLES {
         t[r + 1] = r as u8;
-        t[(r + 1) | PROMOTED_BIT as usize] = (NROLES + ROLES[r].promotes as usize) as u8;
+        t[(r + 1) | PROMOTED_BIT as usize] = (NROLES + ROLES[r].extra.promotes as usize) as u8;
         r += 1;
     }
     t
@@ -265,7 +252,10 @@ const WORTHS: [i32; BLACK_BIT as usize] = {
         let (plain, promoted) = if r == KING {
             (ROYAL, ROYAL)
         } else {
-            (ROLES[r].value, PROMOTED[ROLES[r].promotes as usize].1)
+            (
+                ROLES[r].value,
+                PROMOTED[ROLES[r].extra.promotes as usize].value,
+            )
         };
         t[r + 1] = plain;
         t[(r + 1) | PROMOTED_BIT as usize] = promoted;
@@ -384,19 +374,11 @@ fn atoms_with_lameness(text: &str) -> Vec<(Atom, bool)> {
 }
 
 fn class_betza(class: usize, stepping: bool) -> &'static str {
-    if class < NROLES {
-        if stepping {
-            ROLES[class].stepping
-        } else {
-            ROLES[class].leaping
-        }
-    } else {
-        let p = PROMOTED[class - NROLES];
-        if stepping {
-            p.3
-        } else {
-            p.2
-        }
+    match (class.checked_sub(NROLES), stepping) {
+        (None, false) => ROLES[class].betza,
+        (None, true) => ROLES[class].extra.stepping,
+        (Some(p), false) => PROMOTED[p].betza,
+        (Some(p), true) => PROMOTED[p].extra,
     }
 }
 
@@ -729,6 +711,9 @@ pub struct DaiMitregiPos<const STEPPING: bool> {
     counts: [[u8; NCLASSES]; 2],
     turn: Color,
     hash: u64,
+    /// Plies since the position was read, the halfmove clock: no move is irreversible in a
+    /// drop game (captured pieces return to play), so repetition looks back over the whole
+    /// game.
     plies: u32,
 }
 
@@ -766,10 +751,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
 
     /// How many pieces of the role with `letter` `color` holds in hand.
     pub fn in_hand(&self, color: Color, letter: char) -> u8 {
-        ROLES
-            .iter()
-            .position(|r| r.letter == letter.to_ascii_uppercase())
-            .map_or(0, |r| self.hands[color.index()][r])
+        crate::piece::index_of_letter(&ROLES, letter).map_or(0, |r| self.hands[color.index()][r])
     }
 
     fn full_hash(&self) -> u64 {
@@ -1050,7 +1032,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             let (sq, c) = (sq.index(), self.board[sq.index()]);
             if !promoted(c) {
                 let r = role_of(c);
-                if let Some((g, _)) = ROLES[r].limit.group(sq) {
+                if let Some((g, _)) = ROLES[r].extra.limit.group(sq) {
                     counts[r][g] += 1;
                 }
             }
@@ -1078,7 +1060,7 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             let c = code(us, r, false);
             let mut cells = empty & ft.drop_cells[us.index()][r];
             while let Some(to) = next_cell(&mut cells, us) {
-                if let Some((g, max)) = ROLES[r].limit.group(to) {
+                if let Some((g, max)) = ROLES[r].extra.limit.group(to) {
                     if counts[r][g] >= max {
                         continue;
                     }
@@ -1290,21 +1272,13 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
 impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     type Moves = DaiMitregiMoves;
 
-    fn start() -> Self {
-        Self::parse(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    super::kernel::game_fields! {
+        start: Self::parse(START),
+        name: if STEPPING { INFO_STEPPING.name } else { INFO.name },
+        clock: plies,
     }
     fn from_text(text: &str) -> Result<Self, PositionError> {
         Self::parse(text)
-    }
-    fn variant_name(&self) -> &'static str {
-        if STEPPING {
-            INFO_STEPPING.name
-        } else {
-            INFO.name
-        }
-    }
-    fn turn(&self) -> Color {
-        self.turn
     }
     fn legal_moves(&self, out: &mut DaiMitregiMoves) {
         self.gen(out, true)
@@ -1328,14 +1302,6 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn in_check(&self) -> bool {
         self.is_attacked(self.kings[self.turn.index()] as usize, !self.turn)
     }
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-    /// Plies since the position was read: no move is irreversible in a drop game (captured
-    /// pieces return to play), so repetition looks back over the whole game.
-    fn halfmove_clock(&self) -> u32 {
-        self.plies
-    }
     /// The rules have no move-count rule.
     fn move_rule_plies(&self) -> u32 {
         u32::MAX
@@ -1343,14 +1309,7 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     /// Passing flips the side to move and its hash key; the hands are hashed per owner, not
     /// per mover, so they need nothing, and the ply count counts the pass. `None` in check.
     fn null_move(&self) -> Option<Self> {
-        if self.in_check() {
-            return None;
-        }
-        let mut p = *self;
-        p.turn = !p.turn;
-        p.hash ^= tables().side_key;
-        p.plies = p.plies.saturating_add(1);
-        Some(p)
+        (!self.in_check()).then(|| super::kernel::passed!(self, tables().side_key, plies))
     }
     /// The static exchange on the move's target cell, least valuable piece first, each side
     /// free to stop. A drop game's capture is worth the victim's value to its owner plus the
@@ -1411,14 +1370,7 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         NSQ
     }
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
-        let at = |c: Color| {
-            let sq = self.kings[c.index()] as usize;
-            (sq < NSQ).then_some(((sq % FILES) as i16, (sq / FILES) as i16, 0))
-        };
-        Some(crate::game::RoyalCells {
-            cells: [at(Color::White)?, at(Color::Black)?],
-            dims: (FILES as i16, RANKS as i16, 1),
-        })
+        super::kernel::flat_royal_cells(self.kings.map(usize::from), FILES, RANKS)
     }
     /// Pieces on their cells, the pieces in hand per kind, and the activity features
     /// (mobility, royal-zone attacks, threats).
@@ -1445,10 +1397,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         }
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
-        ROLES
-            .iter()
-            .map(|r| (r.name, r.value))
-            .chain(PROMOTED.iter().map(|p| (p.0, p.1)))
+        crate::piece::material_kinds(&ROLES)
+            .chain(crate::piece::material_kinds(&PROMOTED))
             .collect()
     }
     fn material(&self) -> Material {
@@ -1602,60 +1552,4 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The attack walk's tables reach the same cells as the leap lists of move generation,
-    /// over the positions of a random game.
-    fn walk_matches_leap_lists<const S: bool>() {
-        let (t, mut rng) = (tables(), SplitMix64(7));
-        let mut pos = DaiMitregiPos::<S>::start();
-        let mut moves = DaiMitregiMoves::new();
-        for _ in 0..200 {
-            let ft = pos.form();
-            for color in Color::ALL {
-                pos.each_piece(color, |sq, c| {
-                    let class = class_of(c);
-                    let mut want = DaiBb::EMPTY;
-                    for l in ft.leaps_of(color, class, sq) {
-                        if !l.lame || pos.board[l.mid as usize] == 0 {
-                            want.insert(Square(l.to.into()));
-                        }
-                    }
-                    for d in (0..8).filter(|d| ft.slides[color.index()][class] & (1 << d) != 0) {
-                        for &x in &t.rays[d * NSQ + sq] {
-                            want.insert(Square(x.into()));
-                            if pos.board[x as usize] != 0 {
-                                break;
-                            }
-                        }
-                    }
-                    let w = &ft.walks[(color.index() * NCLASSES + class) * NSQ + sq];
-                    let slides = ft.slides[color.index()][class];
-                    assert_eq!(
-                        pos.reach(w, slides, ft, t, sq),
-                        want,
-                        "{} at {sq}",
-                        pos.text()
-                    );
-                });
-            }
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            pos.play(moves[rng.next() as usize % moves.len()]);
-        }
-    }
-
-    #[test]
-    fn walk_matches_leap_lists_leaping() {
-        walk_matches_leap_lists::<false>();
-    }
-
-    #[test]
-    fn walk_matches_leap_lists_stepping() {
-        walk_matches_leap_lists::<true>();
-    }
-}
+mod tests;

@@ -43,6 +43,7 @@ use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::Topology;
 use crate::moves::{Move, MoveKind};
+use crate::piece::PieceSpec;
 use crate::zobrist::{SplitMix64, Zobrist};
 use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
@@ -55,7 +56,19 @@ const ROOK: u8 = 3;
 const QUEEN: u8 = 4;
 const KING: u8 = 5;
 const GREAT: u8 = 6;
-const LETTERS: [char; 7] = ['P', 'H', 'B', 'R', 'Q', 'K', 'G'];
+
+/// The pieces, indexed by the role numbers above; the Philosophers' moves are the tokens'
+/// (the variant's own code), the others' those of chess.
+const PIECES: [PieceSpec; 7] = [
+    PieceSpec::new("pawn", 'P', "fmWfcF", 100),
+    PieceSpec::new("philosopher", 'H', "", 300),
+    PieceSpec::new("bishop", 'B', "B", 330),
+    PieceSpec::new("rook", 'R', "R", 500),
+    PieceSpec::new("queen", 'Q', "Q", 900),
+    PieceSpec::new("king", 'K', "K", 0).royal(),
+    PieceSpec::new("great philosopher", 'G', "", 500),
+];
+const LETTERS: [char; 7] = crate::piece::letters(&PIECES);
 
 /// What `variantlab variants` says about the basic form.
 pub const INFO: super::VariantInfo = super::VariantInfo {
@@ -70,17 +83,12 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     max_plies: 1000,
 };
 
-/// What `variantlab variants` says about the Hegelian form.
+/// What `variantlab variants` says about the Hegelian form: the basic form's but for its name
+/// and title.
 pub const INFO_HEGELIAN: super::VariantInfo = super::VariantInfo {
     name: super::VariantKind::DialecticHegelian.const_name(),
     title: "Hegelian Dialectic Chess",
-    rules_file: "docs/rules/dialectic.md",
-    dims: (8, 8, 1),
-    cells: 64,
-    notes: NOTES,
-    many_moves: false,
-    // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
-    max_plies: 1000,
+    ..INFO
 };
 
 const NOTES: &[&str] = &[
@@ -1096,35 +1104,16 @@ fn topology() -> &'static Topology {
     TOPO.get_or_init(|| Topology::rect(8, 8))
 }
 
-const VALUES: [i32; 7] = [100, 300, 330, 500, 900, 0, 500];
-const NAMES: [&str; 7] = [
-    "pawn",
-    "philosopher",
-    "bishop",
-    "rook",
-    "queen",
-    "king",
-    "great philosopher",
-];
-
 impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     type Moves = DialecticMoves;
 
-    fn start() -> Self {
-        Self::parse(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    super::kernel::game_fields! {
+        start: Self::parse(START),
+        name: if HEGELIAN { INFO_HEGELIAN.name } else { INFO.name },
+        clock: halfmove,
     }
     fn from_text(text: &str) -> Result<Self, PositionError> {
         Self::parse(text)
-    }
-    fn variant_name(&self) -> &'static str {
-        if HEGELIAN {
-            INFO_HEGELIAN.name
-        } else {
-            INFO.name
-        }
-    }
-    fn turn(&self) -> Color {
-        self.turn
     }
     fn legal_moves(&self, out: &mut DialecticMoves) {
         self.gen(out)
@@ -1134,12 +1123,6 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     }
     fn in_check(&self) -> bool {
         self.king_attacked(self.turn)
-    }
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmove
     }
     /// [D15]: K v K, K+B v K, K+B v K+B with same-coloured Bishops.
     fn insufficient_material(&self) -> bool {
@@ -1168,25 +1151,15 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         if self.in_check() {
             return None;
         }
-        let mut p = *self;
+        let mut p = super::kernel::passed!(self, tables().zob.side, halfmove);
         p.set_ep(NO_EP);
-        p.turn = !p.turn;
-        p.hash ^= tables().zob.side;
-        p.halfmove = p.halfmove.saturating_add(1);
         Some(p)
     }
     fn eval_cells(&self) -> usize {
         64
     }
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
-        let at = |c: Color| {
-            let sq = self.kings[c.index()];
-            (sq < 64).then_some(((sq % 8) as i16, (sq / 8) as i16, 0))
-        };
-        Some(crate::game::RoyalCells {
-            cells: [at(Color::White)?, at(Color::Black)?],
-            dims: (8, 8, 1),
-        })
+        super::kernel::flat_royal_cells(self.kings.map(usize::from), 8, 8)
     }
     /// Every piece on its cell; where the weights use them (`FeatureSink::wants_activity`),
     /// mobility per kind and cramped pieces, attacks on the cells next to the enemy King
@@ -1208,7 +1181,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             return;
         }
         let t = tables();
-        const ROLES: usize = NAMES.len();
+        const ROLES: usize = PIECES.len();
         let mut attacked = [[Bb64(0); ROLES]; 2];
         let mut pieces = [[Bb64(0); ROLES]; 2];
         for c in Color::ALL {
@@ -1243,13 +1216,13 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             [&attacked[0], &attacked[1]],
             any,
             KING as usize,
-            |r| VALUES[r],
+            |r| PIECES[r].value,
             |c, r| pieces[c.index()][r],
             self.turn,
         );
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
-        NAMES.iter().copied().zip(VALUES).collect()
+        crate::piece::material_kinds(&PIECES).collect()
     }
     fn material(&self) -> Material {
         let mut m = [[0; MAX_KINDS]; 2];

@@ -28,48 +28,12 @@ pub struct Dream46;
 /// The pieces of the rules file's table; values are starting estimates for the search
 /// (Chatelaine ≈ Rook + Ferz, Primate ≈ Bishop + Wazir, Steward ≈ a Pawn that moves back).
 const PIECES: [PieceSpec; 6] = [
-    PieceSpec {
-        name: "steward",
-        letter: 'S',
-        betza: "mWcF",
-        royal: false,
-        value: 100,
-    },
-    PieceSpec {
-        name: "knight",
-        letter: 'N',
-        betza: "N",
-        royal: false,
-        value: 280,
-    },
-    PieceSpec {
-        name: "primate",
-        letter: 'P',
-        betza: "BW",
-        royal: false,
-        value: 450,
-    },
-    PieceSpec {
-        name: "chatelaine",
-        letter: 'C',
-        betza: "RF",
-        royal: false,
-        value: 650,
-    },
-    PieceSpec {
-        name: "queen",
-        letter: 'Q',
-        betza: "Q",
-        royal: false,
-        value: 850,
-    },
-    PieceSpec {
-        name: "king",
-        letter: 'K',
-        betza: "K",
-        royal: true,
-        value: 0,
-    },
+    PieceSpec::new("steward", 'S', "mWcF", 100),
+    PieceSpec::new("knight", 'N', "N", 280),
+    PieceSpec::new("primate", 'P', "BW", 450),
+    PieceSpec::new("chatelaine", 'C', "RF", 650),
+    PieceSpec::new("queen", 'Q', "Q", 850),
+    PieceSpec::new("king", 'K', "K", 0).royal(),
 ];
 
 fn spec() -> VariantSpec {

@@ -101,7 +101,7 @@ use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::{StepRule, Topology, Vector};
 use crate::moves::{Move, MoveKind};
-use crate::piece::{Atom, Modality};
+use crate::piece::{Atom, Modality, PieceSpec};
 use crate::see::{exchange_on_bitboards, ROYAL};
 use crate::zobrist::Zobrist;
 use crate::{Color, Piece, Role, Square};
@@ -160,20 +160,26 @@ pub const HOLES: [&str; 20] = [
 pub const START: &str = "ommo/rnnr/pp/4/4/4/4/PP/RNNR/OMMO|cjjc/bssb/pp/4/4/4/4/PP/BSSB/CJJC|\
 kkkk/bjjb/pp/4/4/4/4/PP/BJJB/KKKK|quuq/ussu/pp/4/4/4/4/PP/USSU/QUUQ|gddg/rnnr/pp/4/4/4/4/PP/RNNR/GDDG w 0 1";
 
-/// One piece type as data: its name, letter, value, the vector families it rides and those
-/// it leaps (each family is every permutation and sign choice of the given triple).
+/// Gateway's extra to a piece's line ([`PieceSpec`]): the vector families it rides and those
+/// it leaps (each family is every permutation and sign choice of the given triple), which a
+/// Betza string cannot say in three dimensions.
 #[derive(Clone, Copy, Debug)]
-pub struct RoleSpec {
-    /// Human name.
-    pub name: &'static str,
-    /// Upper-case letter (White).
-    pub letter: char,
-    /// Default value in centipawns.
-    pub value: i32,
+pub struct Families {
     /// Families ridden any distance.
     pub rides: &'static [Vector],
     /// Families leapt (or stepped) once.
     pub leaps: &'static [Vector],
+}
+
+/// A table line: name, letter, value, rides, leaps.
+const fn role(
+    name: &'static str,
+    letter: char,
+    value: i32,
+    rides: &'static [Vector],
+    leaps: &'static [Vector],
+) -> PieceSpec<Families> {
+    PieceSpec::new(name, letter, "", value).with(Families { rides, leaps })
 }
 
 const ORTHO: Vector = [1, 0, 0];
@@ -192,21 +198,21 @@ const NROLES: usize = 14;
 /// Every piece type but the Quantum King, one line each (the Pawn's moves are its own atoms,
 /// see [`role_atoms`]). Values are starting estimates for the search.
 #[rustfmt::skip]
-pub const ROLES: [RoleSpec; NROLES] = [
-    RoleSpec { name: "pawn", letter: 'P', value: 100, rides: &[], leaps: &[] },
-    RoleSpec { name: "rook", letter: 'R', value: 500, rides: &[ORTHO], leaps: &[] },
-    RoleSpec { name: "bishop", letter: 'B', value: 450, rides: &[DIAG], leaps: &[] },
-    RoleSpec { name: "unicorn", letter: 'U', value: 250, rides: &[TRI], leaps: &[] },
-    RoleSpec { name: "queen", letter: 'Q', value: 1000, rides: &[ORTHO, DIAG], leaps: &[] },
-    RoleSpec { name: "duchess", letter: 'D', value: 750, rides: &[ORTHO, TRI], leaps: &[] },
-    RoleSpec { name: "governor", letter: 'G', value: 700, rides: &[DIAG, TRI], leaps: &[] },
-    RoleSpec { name: "knight", letter: 'N', value: 300, rides: &[], leaps: &[KNIGHT] },
-    RoleSpec { name: "sexton", letter: 'S', value: 300, rides: &[], leaps: &[SEXTON] },
-    RoleSpec { name: "ninja", letter: 'J', value: 300, rides: &[], leaps: &[NINJA] },
-    RoleSpec { name: "churchwarden", letter: 'C', value: 600, rides: &[], leaps: &[KNIGHT, SEXTON] },
-    RoleSpec { name: "samurai", letter: 'M', value: 600, rides: &[], leaps: &[KNIGHT, NINJA] },
-    RoleSpec { name: "oberon", letter: 'O', value: 600, rides: &[], leaps: &[SEXTON, NINJA] },
-    RoleSpec { name: "emperor", letter: 'E', value: 0, rides: &[], leaps: &[ORTHO, DIAG, TRI] },
+pub const ROLES: [PieceSpec<Families>; NROLES] = [
+    role("pawn", 'P', 100, &[], &[]),
+    role("rook", 'R', 500, &[ORTHO], &[]),
+    role("bishop", 'B', 450, &[DIAG], &[]),
+    role("unicorn", 'U', 250, &[TRI], &[]),
+    role("queen", 'Q', 1000, &[ORTHO, DIAG], &[]),
+    role("duchess", 'D', 750, &[ORTHO, TRI], &[]),
+    role("governor", 'G', 700, &[DIAG, TRI], &[]),
+    role("knight", 'N', 300, &[], &[KNIGHT]),
+    role("sexton", 'S', 300, &[], &[SEXTON]),
+    role("ninja", 'J', 300, &[], &[NINJA]),
+    role("churchwarden", 'C', 600, &[], &[KNIGHT, SEXTON]),
+    role("samurai", 'M', 600, &[], &[KNIGHT, NINJA]),
+    role("oberon", 'O', 600, &[], &[SEXTON, NINJA]),
+    role("emperor", 'E', 0, &[], &[ORTHO, DIAG, TRI]).royal(),
 ];
 
 /// Every permutation and sign choice of a triple, without repeats.
@@ -257,7 +263,7 @@ pub fn role_atoms() -> Vec<Vec<Atom>> {
                 return atoms;
             }
             let mut atoms = Vec::new();
-            for (fams, range) in [(spec.rides, 0), (spec.leaps, 1)] {
+            for (fams, range) in [(spec.extra.rides, 0), (spec.extra.leaps, 1)] {
                 for &f in fams {
                     for v in family(f) {
                         atoms.push(Atom {
@@ -495,8 +501,7 @@ fn row_name(row: usize) -> String {
 }
 
 fn role_of_letter(c: char) -> Option<usize> {
-    let u = c.to_ascii_uppercase();
-    ROLES.iter().position(|r| r.letter == u)
+    crate::piece::index_of_letter(&ROLES, c)
 }
 
 impl Gateway {
@@ -1123,8 +1128,10 @@ impl Gateway {
 impl Game for Gateway {
     type Moves = GatewayMoves;
 
-    fn start() -> Self {
-        Self::parse_compact(START).unwrap_or_else(|e| unreachable!("start position: {e}"))
+    super::kernel::game_fields! {
+        start: Self::parse_compact(START),
+        name: INFO.name,
+        clock: halfmove,
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
@@ -1133,15 +1140,6 @@ impl Game for Gateway {
         } else {
             Self::parse_compact(text)
         }
-    }
-
-    fn variant_name(&self) -> &'static str {
-        INFO.name
-    }
-
-    #[inline]
-    fn turn(&self) -> Color {
-        self.turn
     }
 
     fn legal_moves(&self, out: &mut Self::Moves) {
@@ -1159,15 +1157,6 @@ impl Game for Gateway {
         self.royal_attacked(self.turn)
     }
 
-    #[inline]
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn halfmove_clock(&self) -> u32 {
-        self.halfmove
-    }
-
     /// Nothing but royals on both sides: no checkmate is possible any more.
     fn insufficient_material(&self) -> bool {
         (self.by_color[0] | self.by_color[1]) == self.by_role[EMPEROR]
@@ -1178,21 +1167,12 @@ impl Game for Gateway {
     /// with a threatened cell must transform (or is mated), and an Emperor in check must
     /// escape.
     fn null_move(&self) -> Option<Self> {
-        if self.in_check() {
-            return None;
-        }
-        let mut p = *self;
-        p.turn = !p.turn;
-        p.hash ^= tables().zob.side;
-        p.halfmove = p.halfmove.saturating_add(1);
-        Some(p)
+        (!self.in_check()).then(|| super::kernel::passed!(self, tables().zob.side, halfmove))
     }
 
     /// Every role of [`ROLES`], then the Quantum King.
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
-        ROLES
-            .iter()
-            .map(|r| (r.name, r.value))
+        crate::piece::material_kinds(&ROLES)
             .chain([("quantum king", 0)])
             .collect()
     }

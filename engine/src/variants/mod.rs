@@ -11,6 +11,7 @@ pub mod extreme2d;
 mod family;
 pub mod file;
 pub mod gateway;
+mod kernel;
 pub mod text;
 
 use crate::position::Variant;

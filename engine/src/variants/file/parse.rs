@@ -533,6 +533,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
                 betza: leak(p.betza.clone()),
                 royal: p.royal,
                 value: p.value,
+                extra: (),
             })
             .collect(),
         start: leak(start),
