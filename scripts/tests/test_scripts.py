@@ -1,5 +1,5 @@
 """Tests of the helper scripts in scripts/: transfer_weights.py, findings_tables.py,
-piece_values_table.py, variant_example.py and compare_eval.py. Each script runs as a subprocess
+piece_values_table.py, variant_example.py, compare_eval.py and import_cycles.py. Each script runs as a subprocess
 (sys.executable), in a temporary folder, on small hand-made inputs with known answers.
 
 Good input must give the expected output; bad input must give exit status 1, a one-line
@@ -715,3 +715,40 @@ class VariantExample(ScriptTest):
         write(doc, "# no markers\n")
         self.assertFails(run(EXAMPLE, self.DATA, doc, cwd=REPO), "variant_example:", "markers")
         self.assertEqual(read(doc), "# no markers\n")
+
+
+class ImportCycles(ScriptTest):
+    """scripts/import_cycles.py: the crates' modules import each other without a cycle."""
+
+    SCRIPT = os.path.join(SCRIPTS, "import_cycles.py")
+
+    def test_the_crates_have_no_cycle_between_their_modules(self):
+        for crate in ("engine/src", "selfplay/src"):
+            for depth in ("1", "2"):
+                result = run(self.SCRIPT, crate, depth, cwd=REPO)
+                self.assertOk(result)
+                self.assertIn("no cycles", result.stdout)
+
+    def test_a_cycle_is_found_and_named(self):
+        write(self.path("src", "lib.rs"), "mod a;\nmod b;\nmod c;\n")
+        write(self.path("src", "a.rs"), "use crate::b::Thing;\n")
+        write(self.path("src", "b", "mod.rs"), "// crate::c is only a comment\nuse crate::{c};\npub struct Thing;\n")
+        write(self.path("src", "c.rs"), "fn f() -> crate::a::X { todo!() }\n#[cfg(test)]\nuse crate::b;\n")
+        result = run(self.SCRIPT, self.path("src"), cwd=REPO)
+        self.assertEqual(result.returncode, 0, result.stdout)  # `crate::{c}` is not a path into c
+        write(self.path("src", "b", "mod.rs"), "use crate::c::helper;\npub struct Thing;\n")
+        result = run(self.SCRIPT, self.path("src"), cwd=REPO)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn("cycle: a, b, c", result.stdout)
+        self.assertIn("b -> c", result.stdout)
+
+    def test_a_parent_and_its_child_are_not_a_cycle(self):
+        write(self.path("src", "v", "mod.rs"), "pub mod file;\nuse crate::v::file::Parsed;\n")
+        write(self.path("src", "v", "file.rs"), "use crate::v::Registry;\n")
+        result = run(self.SCRIPT, self.path("src"), "2", cwd=REPO)
+        self.assertOk(result)
+        self.assertIn("no cycles", result.stdout)
+
+    def test_a_missing_folder_is_refused(self):
+        result = run(self.SCRIPT, self.path("nowhere"), cwd=REPO)
+        self.assertFails(result, "usage")
