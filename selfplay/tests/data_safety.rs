@@ -225,6 +225,32 @@ fn a_short_or_missing_moves_csv_is_never_taken_as_complete() {
     }
 }
 
+/// A run killed between creating its CSVs and writing their headers leaves them empty: they
+/// hold no game, and the resume writes them afresh (found by the fault-injection suite).
+#[test]
+fn csvs_left_empty_by_a_kill_are_written_afresh_on_resume() {
+    let full = tmp("empty-full");
+    finished_run(&full, "4", &[]);
+    let dir = tmp("empty-csvs");
+    let d = dir.to_str().unwrap();
+    finished_run(&dir, "4", &[]);
+    for name in ["games.csv", "moves.csv", "games.pgn"] {
+        std::fs::write(dir.join(name), "").unwrap();
+    }
+    let o = variantlab(&["play", "--resume", d, "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cut = |t: String| {
+        t.lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        cut(read(&dir.join("games.csv"))),
+        cut(read(&full.join("games.csv")))
+    );
+    assert_eq!(read(&dir.join("moves.csv")), read(&full.join("moves.csv")));
+}
+
 #[test]
 fn merge_swaps_the_whole_result_in_and_refuses_another_run() {
     let (a, b) = (tmp("merge-a"), tmp("merge-b"));

@@ -270,7 +270,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     if drop_partial_line(&games_path)? {
         eprintln!("note: {} ended in an unfinished row (a killed run); it was dropped and its game is replayed", games_path.display());
     }
-    let mut done_rows = if games_path.exists() {
+    let mut done_rows = if has_content(&games_path)? {
         read_csv(&games_path, &header)?
     } else {
         Vec::new()
@@ -280,7 +280,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
         // Moves of games without a finished row are replayed: drop them.
         drop_partial_line(&moves_path)?;
         let mh: Vec<String> = MOVES_HEADER.iter().map(|s| s.to_string()).collect();
-        let rows = if moves_path.exists() {
+        let rows = if has_content(&moves_path)? {
             read_csv(&moves_path, &mh)?
         } else {
             Vec::new()
@@ -451,6 +451,16 @@ fn live_message(s: &Summary) -> String {
         st.black_wins,
         st.white_score()
     )
+}
+
+/// Whether a run's CSV exists with at least its header: a file killed between its creation and
+/// its header is empty, holds no game, and is written afresh (`open_append` adds the header).
+fn has_content(path: &Path) -> Result<bool> {
+    match std::fs::metadata(path) {
+        Ok(m) => Ok(m.len() > 0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
 }
 
 /// The `games.csv` row of a game.

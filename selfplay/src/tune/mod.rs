@@ -31,7 +31,8 @@ pub struct TuneOptions {
     pub games: Vec<PathBuf>,
     /// Where to write the weights.
     pub out: PathBuf,
-    /// Starting weights: `default`, `classic` (material only at the default values) or a file.
+    /// Starting weights: `default`, `classic` (a least-squares copy of the classic evaluation,
+    /// [`mimic_classic`]) or a file.
     pub from: String,
     /// Share of games held out.
     pub holdout: f64,
