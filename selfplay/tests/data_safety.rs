@@ -140,6 +140,22 @@ fn a_damaged_sprt_config_is_refused_naming_the_field() {
     }
 }
 
+/// An SPRT killed between creating `sprt.csv` and writing its header resumes, with the
+/// file written afresh.
+#[test]
+fn an_sprt_csv_left_empty_by_a_kill_is_written_afresh_on_resume() {
+    let full = tmp("sprt-empty-full");
+    let o = sprt_match(&full, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = tmp("sprt-empty");
+    let o = sprt_match(&dir, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::write(dir.join("sprt.csv"), "").unwrap();
+    let o = variantlab(&["sprt", "--resume", dir.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(read(&dir.join("sprt.csv")), read(&full.join("sprt.csv")));
+}
+
 /// Cuts the last line of `path` in half.
 fn cut_last_line(path: &Path) {
     let text = read(path);

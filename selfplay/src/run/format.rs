@@ -348,6 +348,16 @@ pub(crate) fn ends_unfinished(path: &Path) -> Result<bool> {
     Ok(last[0] != b'\n')
 }
 
+/// Whether a run's CSV exists with at least its header: a file killed between its creation and
+/// its header is empty, holds no row, and is written afresh with its header.
+pub fn has_content(path: &Path) -> Result<bool> {
+    match std::fs::metadata(path) {
+        Ok(m) => Ok(m.len() > 0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
 /// Reads a CSV written by this tool, checking the header and every row's width.
 pub fn read_csv(path: &Path, header: &[String]) -> Result<Vec<Vec<String>>> {
     let mut reader = csv::ReaderBuilder::new()

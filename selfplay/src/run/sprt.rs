@@ -14,7 +14,7 @@
 
 use crate::output::{out, write_json};
 use crate::run::config::EngineConfig;
-use crate::run::format::read_csv;
+use crate::run::format::{has_content, read_csv};
 use crate::run::openings::Openings;
 use crate::run::play::{Adjudication, TimeControl};
 use crate::run::schedule::{self, Flow, Match, MatchSettings, Observer, Order, Played, Slot};
@@ -522,7 +522,7 @@ fn run_variant<G: Game>(
     let path = dir.join("sprt.csv");
     crate::run::format::drop_partial_line(&path)?;
     let header: Vec<String> = HEADER.iter().map(|s| s.to_string()).collect();
-    let done = if path.exists() {
+    let done = if has_content(&path)? {
         read_csv(&path, &header)?
     } else {
         Vec::new()
@@ -538,7 +538,7 @@ fn run_variant<G: Game>(
         stats.add_pair(p(1)?, p(2)?);
         add_results(&mut wdl, [p(1)?, p(2)?]);
     }
-    let file_exists = path.exists();
+    let file_exists = has_content(&path)?;
     let file = OpenOptions::new()
         .create(true)
         .append(true)

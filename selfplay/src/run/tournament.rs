@@ -11,8 +11,8 @@ use crate::output::{out, write_json};
 use crate::run::config::EngineConfig;
 use crate::run::folder_lock::FolderLock;
 use crate::run::format::{
-    drop_partial_line, engine_names, games_header, now, open_append, read_csv, rewrite,
-    saved_config, RunConfig, Summary, ENGINE_LOGS, MOVES_HEADER, OPENINGS_COPY,
+    drop_partial_line, engine_names, games_header, has_content, now, open_append, read_csv,
+    rewrite, saved_config, RunConfig, Summary, ENGINE_LOGS, MOVES_HEADER, OPENINGS_COPY,
 };
 use crate::run::openings::Openings;
 use crate::run::pgn;
@@ -451,16 +451,6 @@ fn live_message(s: &Summary) -> String {
         st.black_wins,
         st.white_score()
     )
-}
-
-/// Whether a run's CSV exists with at least its header: a file killed between its creation and
-/// its header is empty, holds no game, and is written afresh (`open_append` adds the header).
-fn has_content(path: &Path) -> Result<bool> {
-    match std::fs::metadata(path) {
-        Ok(m) => Ok(m.len() > 0),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
-    }
 }
 
 /// The `games.csv` row of a game.
