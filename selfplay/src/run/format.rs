@@ -398,7 +398,7 @@ pub fn read_csv(path: &Path, header: &[String]) -> Result<Vec<Vec<String>>> {
 }
 
 pub(crate) fn open_append(path: &Path, header: &[&str]) -> Result<csv::Writer<BufWriter<File>>> {
-    let fresh = !path.exists() || std::fs::metadata(path)?.len() == 0;
+    let fresh = !has_content(path)?;
     let file = OpenOptions::new()
         .create(true)
         .append(true)

@@ -14,14 +14,13 @@
 
 use crate::output::{out, write_json};
 use crate::run::config::EngineConfig;
-use crate::run::format::{has_content, read_csv};
+use crate::run::format::{has_content, open_append, read_csv};
 use crate::run::openings::Openings;
 use crate::run::play::{Adjudication, TimeControl};
 use crate::run::schedule::{self, Flow, Match, MatchSettings, Observer, Order, Played, Slot};
 use crate::stats::{fixed, EloModel, Sprt, SprtStatus, Stats};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
-use std::fs::OpenOptions;
 use std::path::Path;
 use variantlab_engine::game::Game;
 use variantlab_engine::{with_variant, Color, VariantKind};
@@ -441,7 +440,7 @@ struct Watch<'a> {
     sprt: &'a Sprt,
     stats: Stats,
     wdl: [u64; 3],
-    out: csv::Writer<std::fs::File>,
+    out: csv::Writer<std::io::BufWriter<std::fs::File>>,
     bar: indicatif::ProgressBar,
     /// Without a terminal: a plain line now and then instead of the bar.
     plain_progress: bool,
@@ -538,19 +537,7 @@ fn run_variant<G: Game>(
         stats.add_pair(p(1)?, p(2)?);
         add_results(&mut wdl, [p(1)?, p(2)?]);
     }
-    let file_exists = has_content(&path)?;
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    let mut out = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(file);
-    if !file_exists {
-        out.write_record(HEADER)?;
-        out.flush()?;
-    }
+    let out = open_append(&path, &HEADER)?;
     let pool = schedule::pool(threads)?;
     let players = settings.players::<G>(Some(&dir.join(crate::run::format::ENGINE_LOGS)))?;
     let max_pairs = config.max_games.div_ceil(2);
