@@ -580,3 +580,70 @@ fn an_engine_match_shows_each_engines_score() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A draw by repetition, the move rule or the ply cap with one side three pawns or more
+/// ahead is an unconverted win in `balance.csv`; an even draw, a stalemate with the same
+/// lead and a won game are not.
+#[test]
+fn stats_count_draws_with_a_material_lead_as_unconverted() {
+    let dir = tmp("unconverted");
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "chess",
+        "--games",
+        "6",
+        "--nodes",
+        "100",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Rewrite each game's end: (result, termination, White's rooks, Black's rooks, Black's pawns).
+    let ends = [
+        ("1/2-1/2", "move_rule", 2, 1, 8),  // a Rook ahead: unconverted
+        ("1/2-1/2", "repetition", 1, 1, 4), // Black four pawns ahead: unconverted
+        ("1/2-1/2", "max_plies", 2, 2, 8),  // even: a draw
+        ("1/2-1/2", "stalemate", 2, 0, 8),  // stalemate: the rules' result
+        ("1-0", "checkmate", 2, 0, 8),      // won
+        ("1/2-1/2", "repetition", 2, 2, 6), // two pawns: under the margin
+    ];
+    let path = dir.join("games.csv");
+    let rows = csv_rows(&path);
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let mut w = csv::Writer::from_path(&path).unwrap();
+    w.write_record(&rows[0]).unwrap();
+    for (row, (result, end, wr, br, bp)) in rows[1..].iter().zip(ends) {
+        let mut row = row.clone();
+        row[col("result")] = result.into();
+        row[col("termination")] = end.into();
+        row[col("white_rook")] = wr.to_string();
+        row[col("black_rook")] = br.to_string();
+        row[col("white_pawn")] = "8".into();
+        row[col("black_pawn")] = bp.to_string();
+        for k in ["knight", "bishop", "queen"] {
+            row[col(&format!("white_{k}"))] = "0".into();
+            row[col(&format!("black_{k}"))] = "0".into();
+        }
+        w.write_record(&row).unwrap();
+    }
+    w.flush().unwrap();
+    let out = tmp("unconverted-stats");
+    let o = variantlab(&[
+        "stats",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bal = csv_rows(&out.join("balance.csv"));
+    let field = |name: &str| &bal[1][bal[0].iter().position(|h| h == name).unwrap()];
+    assert_eq!(field("unconverted_games"), "2");
+    assert_eq!(field("unconverted_rate"), "0.3333");
+    let (low, high): (f64, f64) = (
+        field("unconverted_rate_low").parse().unwrap(),
+        field("unconverted_rate_high").parse().unwrap(),
+    );
+    assert!(low < 1.0 / 3.0 && high > 1.0 / 3.0, "{low} {high}");
+}

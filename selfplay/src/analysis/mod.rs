@@ -11,6 +11,10 @@
 //! - **completion** = games ended by the rules (not by the ply limit, adjudication or a
 //!   forfeit) / games.
 //! - **duration** = mean game length in plies.
+//! - **unconverted** = draws by repetition, the move rule or the ply cap that end with one
+//!   side ahead by at least [`UNCONVERTED_MARGIN_CP`] of material at the variant's own
+//!   values: wins the engine did not convert, which a draw rate alone counts as evidence that
+//!   the variant is drawish.
 //!
 //! Every rate and mean has a 95% interval that treats the two games of a colour-swapped
 //! pair as one cluster (they share an opening), see `stats::unit_mean_interval`. A run with
@@ -76,6 +80,49 @@ fn by_rules(g: &GameRecord) -> bool {
     )
 }
 
+/// The material lead (centipawns at the variant's own values, [`Game::material_kinds`]) from
+/// which a draw counts as unconverted: three pawns, a minor piece in chess.
+///
+/// [`Game::material_kinds`]: variantlab_engine::Game::material_kinds
+pub const UNCONVERTED_MARGIN_CP: i64 = 300;
+
+/// The draws that can hide an unconverted win: the ones no rule forced on a side that was
+/// ahead (stalemate and insufficient material are results of the position).
+const UNCONVERTED_ENDS: [&str; 3] = ["repetition", "move_rule", "max_plies"];
+
+/// Each recorded kind's value in centipawns, in [`RunData::material_kinds`]' order; `None`
+/// when the run records no material or names a kind the variant does not have.
+fn kind_values(run: &RunData) -> Option<Vec<i64>> {
+    if run.material_kinds.is_empty() {
+        return None;
+    }
+    let kinds =
+        variantlab_engine::with_variant!(run.config.variant, G => G::start().material_kinds());
+    run.material_kinds
+        .iter()
+        .map(|k| {
+            kinds
+                .iter()
+                .find(|(name, _)| crate::run::config::piece_key(name) == *k)
+                .map(|&(_, v)| i64::from(v))
+        })
+        .collect()
+}
+
+/// Whether a game is an unconverted win: a draw of [`UNCONVERTED_ENDS`] with one side ahead
+/// by [`UNCONVERTED_MARGIN_CP`] or more.
+fn unconverted(g: &GameRecord, values: &[i64]) -> bool {
+    let lead: i64 = g
+        .material
+        .iter()
+        .zip(values)
+        .map(|(&[w, b], v)| (i64::from(w) - i64::from(b)) * v)
+        .sum();
+    g.result == GameResult::Draw
+        && UNCONVERTED_ENDS.contains(&g.termination.as_str())
+        && lead.abs() >= UNCONVERTED_MARGIN_CP
+}
+
 /// Games the run was started for (in its shard).
 pub fn expected_games(config: &RunConfig) -> u64 {
     (0..config.games).filter(|&id| config.in_shard(id)).count() as u64
@@ -97,6 +144,9 @@ pub struct Balance {
     pub draw_rate: Estimate,
     /// Games someone won.
     pub decisive: u64,
+    /// Unconverted wins ([`unconverted`]): their count, and per game; `None` when the run
+    /// records no final material.
+    pub unconverted: Option<(u64, Estimate)>,
     /// 1 − |W − B| / (W + B), `None` without decisive games.
     pub balance: Option<Estimate>,
     /// Games ended by the rules, per game.
@@ -187,6 +237,14 @@ pub fn balance(run: &RunData) -> Balance {
             high,
         }
     });
+    let unconverted = kind_values(run).map(|values| {
+        let count = run.games.iter().filter(|g| unconverted(g, &values)).count();
+        let rate = unit(clusters(
+            &|g| f64::from(u8::from(unconverted(g, &values))),
+            &all,
+        ));
+        (count as u64, rate)
+    });
     let completion = unit(clusters(&|g| f64::from(u8::from(by_rules(g))), &all));
     let duration = mean_interval(&clusters(&|g| f64::from(g.plies), &all), z);
     let (al, ah) = stats.pair_elo_interval(0.95);
@@ -197,6 +255,7 @@ pub fn balance(run: &RunData) -> Balance {
         white_elo,
         draw_rate,
         decisive,
+        unconverted,
         balance,
         completion,
         duration,
@@ -281,6 +340,10 @@ pub fn balance_header() -> Vec<String> {
             "draw_rate_high",
             "decisiveness",
             "decisive_games",
+            "unconverted_games",
+            "unconverted_rate",
+            "unconverted_rate_low",
+            "unconverted_rate_high",
             "balance",
             "balance_low",
             "balance_high",
@@ -331,6 +394,8 @@ pub fn balance_row(run: &RunData, b: &Balance) -> Vec<String> {
     row.extend(estimate_fields(Some(b.draw_rate), 4));
     row.push(fixed(1.0 - b.draw_rate.value, 4));
     row.push(b.decisive.to_string());
+    row.push(b.unconverted.map_or(String::new(), |(n, _)| n.to_string()));
+    row.extend(estimate_fields(b.unconverted.map(|(_, rate)| rate), 4));
     row.extend(estimate_fields(b.balance, 4));
     row.extend(estimate_fields(Some(b.completion), 4));
     row.extend(estimate_fields(b.duration, 2));
@@ -452,12 +517,14 @@ pub fn stats_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
     for r in &runs {
         let b = balance(r);
         out!(
-            "{:<22} {}  White {}  Elo {}  draws {}  balance {} of {} decisive",
+            "{:<22} {}  White {}  Elo {}  draws {}{}  balance {} of {} decisive",
             r.config.variant.name(),
             b.games_text(),
             b.white_score.show(3),
             b.white_elo.show(0),
             b.draw_rate.show(3),
+            b.unconverted
+                .map_or(String::new(), |(n, _)| format!(" ({n} unconverted)")),
             b.balance.map_or("n/a".to_string(), |e| e.show(3)),
             b.decisive,
         );

@@ -356,6 +356,9 @@ pub struct GameRecord {
     pub termination: String,
     /// Plies.
     pub plies: u32,
+    /// Pieces left at the end, White's and Black's, of each kind of
+    /// [`RunData::material_kinds`] (empty when `games.csv` has no material columns).
+    pub material: Vec<[u32; 2]>,
 }
 
 /// A tournament folder, read back.
@@ -367,6 +370,9 @@ pub struct RunData {
     pub config: RunConfig,
     /// Its games.
     pub games: Vec<GameRecord>,
+    /// The kinds whose counts `games.csv` records (its `white_K`/`black_K` columns), as
+    /// written there ([`piece_key`](crate::run::config::piece_key)).
+    pub material_kinds: Vec<String>,
 }
 
 /// Reads `run.json` and `games.csv` of a folder.
@@ -394,6 +400,16 @@ pub fn load(dir: &Path) -> Result<RunData> {
         col("termination")?,
         col("plies")?,
     );
+    // The material columns: `white_K` with a `black_K` beside it.
+    let material_columns: Vec<(String, usize, usize)> = headers
+        .iter()
+        .enumerate()
+        .filter_map(|(w, h)| {
+            let kind = h.strip_prefix("white_")?;
+            let b = headers.iter().position(|x| x == format!("black_{kind}"))?;
+            Some((kind.to_string(), w, b))
+        })
+        .collect();
     let mut games = Vec::new();
     for (i, rec) in reader.records().enumerate() {
         let line = i + 2;
@@ -425,11 +441,25 @@ pub fn load(dir: &Path) -> Result<RunData> {
                 )
             })
         };
+        let count = |c: usize, what: &str| -> Result<u32> {
+            field(c).parse().with_context(|| {
+                format!(
+                    "{}: line {line}: {what} {:?} is not a piece count",
+                    gpath.display(),
+                    field(c)
+                )
+            })
+        };
+        let material = material_columns
+            .iter()
+            .map(|(_, w, b)| Ok([count(*w, &headers[*w])?, count(*b, &headers[*b])?]))
+            .collect::<Result<Vec<[u32; 2]>>>()?;
         games.push(GameRecord {
             id: num(cid, "game_id")?,
             result,
             termination: field(cterm).to_string(),
             plies: num(cplies, "plies")? as u32,
+            material,
         });
     }
     check_moves(
@@ -441,5 +471,6 @@ pub fn load(dir: &Path) -> Result<RunData> {
         dir: dir.to_path_buf(),
         config,
         games,
+        material_kinds: material_columns.into_iter().map(|(k, _, _)| k).collect(),
     })
 }
