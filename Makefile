@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings fmt lint torture
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings findings-check findings-check-fast fmt lint torture
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -30,6 +30,7 @@ test: ## Format check, clippy, the whole test suite (optimised), the notebooks, 
 	$(MAKE) uci-check
 	$(MAKE) pgn-check
 	$(MAKE) script-check
+	scripts/findings_check.sh $(BIN) --fast
 	@if [ -s $(SKIPPED) ]; then echo "SKIPPED $$(wc -l < $(SKIPPED)) test(s), shown above as passed but not run:"; sed 's/^/  /' $(SKIPPED); else echo "every test ran (none skipped)"; fi
 
 torture: ## The long fault-injection suite: hundreds of kills, damaged run files and bad inputs (a few minutes); the short one is part of make test
@@ -74,8 +75,14 @@ piece-values: build ## Piece values of every variant from the tuned evaluation (
 	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv out/piece-values/$(v)/balanced/piece_values.csv) > out/piece-values/table.md
 	@echo "wrote out/piece-values/table.md"
 
-findings: build ## The findings study of docs/findings.md: every variant at 4000 nodes (about 95 minutes on 2 cores; resumable), data/findings/ and the page's tables
+findings: build ## The findings study of docs/findings.md: every variant at 1k, 4k and 16k nodes a move and the Stockfish calibration (about 2.5 hours on 2 cores; resumable), data/findings/, the page and its plots
 	scripts/findings.sh $(BIN) out/findings
+
+findings-check: build ## Recompute every figure of docs/findings.md from data/findings/ (refitting the piece values: about an hour) and fail on any difference
+	scripts/findings_check.sh $(BIN)
+
+findings-check-fast: build ## findings-check without refitting the piece values (seconds; part of make test)
+	scripts/findings_check.sh $(BIN) --fast
 
 variant-example: build ## The worked example of docs/variant-files.md: a changed Dream Chess 46 array against the original (about 20 s), data/variant-example/ and the page's figures
 	scripts/variant_example.sh $(BIN) out/variant-example

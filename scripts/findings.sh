@@ -1,82 +1,103 @@
 #!/usr/bin/env bash
-# The findings study (docs/findings.md): self-play of every seed variant (and chess, the
-# calibration) at FINDINGS_NODES nodes per move, the statistics, the tuned piece values, the
-# report, then the committed CSVs in data/findings/ and the tables of docs/findings.md.
+# The findings study (docs/findings.md): every seed variant and chess, the calibration, played by
+# variantlab at each level of a strength ladder (FINDINGS_LEVELS nodes per move), and chess also
+# by Debian's Stockfish and Fairy-Stockfish on the same openings; then the committed record in
+# data/findings/ (each run's run.json, games.csv and compressed moves), the figures derived from
+# it (scripts/findings_derive.sh) and the page (scripts/findings.py page).
 #
 # Usage: scripts/findings.sh BIN [OUT]     (make findings)
-# Environment: FINDINGS_NODES (default 4000), FINDINGS_SEED (default 1), FINDINGS_OPENINGS
-# (default balanced-plies:6), FINDINGS_SCALE
-# (multiplies every variant's game count; default 1), FINDINGS_VARIANTS (default: all below).
+# Environment: FINDINGS_LEVELS (default "1000 4000 16000"), FINDINGS_SCALE (multiplies every
+# variant's game count; default 1), FINDINGS_VARIANTS (default: all below), FINDINGS_SEED
+# (default 1), FINDINGS_CALIBRATION_NODES (default 10000; "" leaves the calibration out).
 #
-# Resumable: a variant whose run folder exists is resumed (or extended) instead of replayed,
-# so an interrupted `make findings` picks up where it stopped. Node-limited, so the same
-# settings give the same games whatever the thread count.
+# Resumable: a run folder that exists is resumed (or extended) instead of replayed, so an
+# interrupted `make findings` picks up where it stopped. Node-limited, so variantlab's games are
+# the same on any machine and thread count; the external engines' runs say in run.json that they
+# are not reproducible.
 set -euo pipefail
 BIN=${1:?usage: findings.sh BIN [OUT]}
 OUT=${2:-out/findings}
-NODES=${FINDINGS_NODES:-4000}
+LEVELS=${FINDINGS_LEVELS:-1000 4000 16000}
 SEED=${FINDINGS_SEED:-1}
-# Balanced openings: random 6-ply lines redrawn until a short search scores them within ±1
-# pawn (selfplay/src/run/openings.rs says why: plain random plies hand White a piece in a quarter
-# of chess openings, and the first-move advantage measured is then the openings').
-OPENINGS=${FINDINGS_OPENINGS:-balanced-plies:6}
 SCALE=${FINDINGS_SCALE:-1}
+CALIBRATION_NODES=${FINDINGS_CALIBRATION_NODES-10000}
+# Balanced openings: random 6-ply lines redrawn until a short search scores them within ±1
+# pawn (selfplay/src/run/openings.rs says why), the same lines at every level.
+OPENINGS=balanced-plies:6
 DATA=data/findings
 
-# Games per variant: sized so that each variant costs about the same (a Gateway game costs many
-# chess games); the whole study took about 95 minutes on the 2-core machine at 4000 nodes per
-# move with the engine of the commits its run.json files name. docs/findings.md says why these
-# sizes.
+# Games per variant and level, sized so that the whole study (three levels, the calibration and
+# the piece values) takes about two hours and a half on the 2-core machine; docs/findings.md
+# gives each variant's cost.
 declare -A GAMES=(
   [chess]=600
-  [dream-chess-46]=1000
-  [dialectic]=500
-  [dialectic-hegelian]=500
-  [extreme-2d]=600
-  [gateway]=120
-  [dai-mitregi]=160
-  [dai-mitregi-stepping]=160
+  [dream-chess-46]=160
+  [dialectic]=90
+  [dialectic-hegelian]=100
+  [extreme-2d]=240
+  [gateway]=20
+  [dai-mitregi]=100
+  [dai-mitregi-stepping]=60
 )
-ORDER="chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping"
+ORDER="chess extreme-2d dream-chess-46 dai-mitregi dialectic dialectic-hegelian dai-mitregi-stepping gateway"
 VARIANTS=${FINDINGS_VARIANTS:-$ORDER}
 
+# play DIR GAMES VARIANT NODES [ENGINE]: a run played, or resumed where it exists; with ENGINE
+# both sides are that UCI program, named again on resume (a resume never starts a program its
+# command line does not name).
+play() {
+  local dir=$1 games=$2 variant=$3 nodes=$4 engines=()
+  [[ -n "${5:-}" ]] && engines=(--white "engine:$5" --black "engine:$5")
+  if [[ -f "$dir/run.json" ]]; then
+    "$BIN" play --resume "$dir" --games "$games" --quiet "${engines[@]}"
+  else
+    "$BIN" play --variant "$variant" --nodes "$nodes" --games "$games" --seed "$SEED" \
+      --openings "$OPENINGS" --record-moves --out "$dir" --quiet "${engines[@]}"
+  fi
+}
+
+# record DIR NAME: the run's record in data/findings/NAME (moves compressed; rewritten only when
+# the games changed, so the committed files stay byte-identical otherwise).
+record() {
+  local dir=$1 dest=$DATA/$2
+  mkdir -p "$dest"
+  if [[ ! "$dest/games.csv" -nt "$dir/games.csv" ]]; then
+    cp "$dir/run.json" "$dir/games.csv" "$dest/"
+    python3 scripts/findings.py compress "$dir/moves.csv" "$dest/moves.csv.xz"
+  fi
+}
+
 mkdir -p "$OUT" "$DATA"
-runs=()
-values=()
 for v in $VARIANTS; do
   [[ -n "${GAMES[$v]:-}" ]] || { echo "findings: unknown variant '$v' (one of: $ORDER)" >&2; exit 2; }
-  games=$(( GAMES[$v] * SCALE ))
-  dir="$OUT/$v"
-  start=$(date +%s)
-  if [[ -f "$dir/run.json" ]]; then
-    "$BIN" play --resume "$dir" --games "$games" --quiet
-  else
-    "$BIN" play --variant "$v" --games "$games" --nodes "$NODES" --seed "$SEED" \
-      --openings "$OPENINGS" --record-moves --out "$dir" --quiet
-  fi
-  # The values are refitted only when the games changed since they were estimated.
-  if [[ ! "$OUT/values/$v/piece_values.csv" -nt "$dir/games.csv" ]]; then
-    "$BIN" values --variant "$v" --method tuned --from "$dir" --seed "$SEED" \
-      --out "$OUT/values/$v" --quiet --force
-  fi
-  echo "findings: $v done in $(( $(date +%s) - start )) s"
-  runs+=("$dir")
-  values+=("$OUT/values/$v/piece_values.csv")
+  for n in $LEVELS; do
+    start=$(date +%s)
+    play "$OUT/$v/nodes-$n" $(( GAMES[$v] * SCALE )) "$v" "$n"
+    record "$OUT/$v/nodes-$n" "$v/nodes-$n"
+    echo "findings: $v at $n nodes done in $(( $(date +%s) - start )) s"
+  done
 done
 
-"$BIN" stats "${runs[@]}" --out "$OUT"
-"$BIN" report "${runs[@]}" --out "$OUT/report.html"
+# The calibration: the same chess openings played by stronger engines (Debian's packages).
+if [[ -n "$CALIBRATION_NODES" && " $VARIANTS " == *" chess "* ]]; then
+  for e in stockfish fairy-stockfish; do
+    exe=$(command -v "$e" || ls "/usr/games/$e" 2>/dev/null || true)
+    if [[ -z "$exe" ]]; then
+      echo "findings: $e is not installed (apt-get install $e); its calibration is left out" >&2
+      continue
+    fi
+    start=$(date +%s)
+    name=$e-nodes-$CALIBRATION_NODES
+    play "$OUT/chess/$name" $(( GAMES[chess] * SCALE )) chess "$CALIBRATION_NODES" "$exe"
+    record "$OUT/chess/$name" "chess/$name"
+    echo "findings: chess by $e at $CALIBRATION_NODES nodes done in $(( $(date +%s) - start )) s"
+  done
+fi
 
-# The committed record: statistics, piece values and every game's row (moves.csv stays in
-# $OUT: it is large, and the games replay from games.csv's seeds and settings).
-cp "$OUT/balance.csv" "$OUT/length.csv" "$DATA/"
-# Through a second file, so that a refused input leaves the committed piece_values.csv as it was.
-python3 scripts/findings_tables.py csv "${values[@]}" > "$DATA/piece_values.csv.new"
-mv "$DATA/piece_values.csv.new" "$DATA/piece_values.csv"
-for d in "${runs[@]}"; do
-  v=$(basename "$d")
-  mkdir -p "$DATA/$v"
-  cp "$d/games.csv" "$d/run.json" "$DATA/$v/"
-done
-python3 scripts/findings_tables.py markdown "$DATA" docs/findings.md
-echo "findings: wrote $DATA/ and the tables of docs/findings.md; report in $OUT/report.html"
+# The figures from the record alone (what `make findings-check` recomputes), then the page.
+FINDINGS_VALUES_CACHE="$OUT/values" scripts/findings_derive.sh "$BIN" "$DATA" "$DATA"
+python3 scripts/findings.py page "$DATA" > docs/findings.md.new
+mv docs/findings.md.new docs/findings.md
+python3 scripts/findings.py plots "$DATA" docs/findings
+"$BIN" report "$OUT"/*/nodes-* --out "$OUT/report.html"
+echo "findings: wrote $DATA/ and docs/findings.md; report in $OUT/report.html"

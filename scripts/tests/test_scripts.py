@@ -1,4 +1,4 @@
-"""Tests of the helper scripts in scripts/: transfer_weights.py, findings_tables.py,
+"""Tests of the helper scripts in scripts/: transfer_weights.py, findings.py,
 piece_values_table.py, variant_example.py, compare_eval.py and import_cycles.py. Each script runs as a subprocess
 (sys.executable), in a temporary folder, on small hand-made inputs with known answers.
 
@@ -19,12 +19,9 @@ import unittest
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(SCRIPTS)
 TRANSFER = os.path.join(SCRIPTS, "transfer_weights.py")
-TABLES = os.path.join(SCRIPTS, "findings_tables.py")
 VALUES_TABLE = os.path.join(SCRIPTS, "piece_values_table.py")
 EXAMPLE = os.path.join(SCRIPTS, "variant_example.py")
 
-BEGIN = "<!-- findings-tables:begin (scripts/findings_tables.py writes this part) -->"
-END = "<!-- findings-tables:end -->"
 
 
 def run(script, *args, cwd):
@@ -252,274 +249,126 @@ class TransferWeights(ScriptTest):
 
 
 # ---------------------------------------------------------------------------------------------
-# findings_tables.py
+# findings.py (the findings' data steps) and findings_page.py (the page)
 
-ENDS = ["checkmate", "stalemate", "repetition", "move_rule", "insufficient_material", "variant_end", "max_plies", "adjudication"]
-FORFEITS = ["illegal_move", "engine_crash", "time_forfeit"]
-BALANCE_HEADER = (
-    "variant,run,games,nodes,white_wins,draws,black_wins,"
-    "white_score,white_score_low,white_score_high,white_elo,white_elo_low,white_elo_high,"
-    "draw_rate,draw_rate_low,draw_rate_high,balance,balance_low,balance_high,"
-    "duration,duration_low,duration_high,"
-    + ",".join("end_" + e for e in ENDS + FORFEITS)
+FINDINGS = os.path.join(SCRIPTS, "findings.py")
+# `stats`' ladder.csv: three levels of one variant and a calibration run by another engine.
+LADDER = (
+    "variant,players,run,nodes,games,decisive_games,unconverted_games,white_score,white_score_low,white_score_high\n"
+    "alpha,default,alpha/nodes-1000,1000,100,60,3,0.5000,0.4000,0.6000\n"
+    "alpha,default,alpha/nodes-2000,2000,100,58,4,0.5200,0.4200,0.6200\n"
+    "alpha,stockfish,alpha/stockfish-nodes-10000,10000,100,50,0,0.5600,0.5100,0.6100\n"
 )
-# alpha: 4 games (2 repetitions before ply 60 in its games.csv); beta: no games.csv.
-BALANCE = (
-    BALANCE_HEADER + "\n"
-    "alpha,out/alpha,4,4000,2,1,1,0.51234,0.40001,0.61111,5.2,-17.7,28.1,"
-    "0.25,0.1,0.4,0.97891,0.5,1.0,61.60,55.43,67.77,"
-    "1,0,3,0,0,0,0,0,1,0,2\n"
-    "beta,out/beta,10,,4,2,4,0.5,0.3,0.7,-0.3,-20,19.6,"
-    "0.2,0.05,0.5,,,,100,90,110,"
-    "6,1,1,1,0,1,0,0,0,0,0\n"
+LADDER_VALUES = (
+    "run,variant,piece,method,value,low,high,games,note\n"
+    "alpha/nodes-1000,alpha,pawn,tuned,1.000,,,100,the unit: 1 by definition\n"
+    "alpha/nodes-1000,alpha,knight,tuned,2.500,2.000,3.000,100,fit\n"
+    "alpha/nodes-1000,alpha,queen,tuned,6.000,5.000,7.000,100,fit\n"
+    "alpha/nodes-1000,alpha,wizard,tuned,,,,100,not estimable: play more games\n"
 )
-LENGTH = (
-    "variant,run,subset,games,mean,median,q1,q3,min,max,histogram\n"
-    "alpha,out/alpha,all,4,61.60,49.0,30.0,75.2,20,110,0:1\n"
-    "alpha,out/alpha,white_win,2,70.24,70,60,80,60,80,\n"
-    "alpha,out/alpha,draw,0,,,,,,,\n"
-    "alpha,out/alpha,black_win,1,20,20,20,20,20,20,\n"
-    "beta,out/beta,all,10,100,99.5,80,120.5,40,200,\n"
-    "beta,out/beta,draw,2,150.05,150,150,150,150,150,\n"
-    "gamma,out/gamma,white_win,3,1,1,1,1,1,1,\n"
-)
-VALUES = (
-    "variant,piece,method,value,low,high,games,note\n"
-    "alpha,pawn,tuned,1.000,,,4,the unit: 1 by definition\n"
-    'alpha,knight,tuned,1.811,1.504,2.118,4,"602 cp, bootstrap"\n'
-    "beta,king,tuned,,,,10,royal\n"
-)
-GAMES = (
-    "game_id,variant,result,termination,plies\n"
-    "0,alpha,1/2-1/2,repetition,30\n"
-    "1,alpha,1/2-1/2,repetition,80\n"
-    "2,alpha,1-0,checkmate,20\n"
-    "3,alpha,1/2-1/2,repetition,59\n"
-)
-EXPECTED_TABLES = f"""{BEGIN}
-
-### Balance
-
-| variant | games | nodes | White's score [95%] | White's Elo [95%] | draw rate [95%] | W / D / B | balance of decisive games [95%] | mean length, plies [95%] |
-|---|---|---|---|---|---|---|---|---|
-| alpha | 4 | 4000 | 0.512 [0.400, 0.611] | +5 [−18, +28] | 0.250 [0.100, 0.400] | 2 / 1 / 1 | 0.98 [0.50, 1.00] | 61.6 [55.4, 67.8] |
-| beta | 10 |  | 0.500 [0.300, 0.700] | 0 [−20, +20] | 0.200 [0.050, 0.500] | 4 / 2 / 4 | – [–, –] | 100.0 [90.0, 110.0] |
-
-### How games ended
-
-Counts of games. "early" = repetitions before ply 60 (issue #15's measure of aimless play), from each variant's `games.csv`.
-
-| variant | checkmate | stalemate | repetition | move rule | insufficient | variant end | ply cap | adjudicated | repetition before ply 60 | forfeits |
-|---|---|---|---|---|---|---|---|---|---|---|
-| alpha | 1 | 0 | 3 | 0 | 0 | 0 | 0 | 0 | 2 (50.0%) | 3 |
-| beta | 6 | 1 | 1 | 1 | 0 | 1 | 0 | 0 | – | 0 |
-
-### Game length (plies)
-
-| variant | all: median [q1, q3] | min–max | White wins: mean | draws: mean | Black wins: mean |
-|---|---|---|---|---|---|
-| alpha | 49 [30, 75] | 20–110 | 70.2 | – | 20.0 |
-| beta | 100 [80, 120] | 40–200 | – | 150.1 | – |
-
-### Piece values (tuned evaluation, in the variant's pawns)
-
-| variant | piece | value [95%] | centipawns, bootstrap |
-|---|---|---|---|
-| alpha | pawn | 1.00 | the unit: 1 by definition |
-| alpha | knight | 1.81 [1.50, 2.12] | 602 cp, bootstrap |
-| beta | king | – | royal |
-
-{END}"""
-DOC_HEAD = "# Findings\n\nThe author's prose before the tables.\n\n"
-DOC_TAIL = "\n\nThe author's prose after the tables, with a table of its own:\n\n| a | b |\n|---|---|\n"
-DOC = DOC_HEAD + BEGIN + "\nold generated tables\n" + END + DOC_TAIL
 
 
-class FindingsTables(ScriptTest):
-    def setUp(self):
-        super().setUp()
-        write(self.path("data", "balance.csv"), BALANCE)
-        write(self.path("data", "length.csv"), LENGTH)
-        write(self.path("data", "piece_values.csv"), VALUES)
-        write(self.path("data", "alpha", "games.csv"), GAMES)
-        write(self.path("doc", "findings.md"), DOC)
+class Findings(ScriptTest):
+    def ladder_data(self, ladder=LADDER, values=LADDER_VALUES):
+        write(self.path("data", "ladder.csv"), ladder)
+        write(self.path("data", "piece_values.csv"), values)
+        return run(FINDINGS, "ladder", self.path("data"), cwd=self.dir)
 
-    def markdown(self):
-        return run(TABLES, "markdown", "data", os.path.join("doc", "findings.md"), cwd=self.dir)
+    def rows(self, name):
+        import csv as _csv
 
-    def test_fills_the_markers_and_keeps_the_prose(self):
-        self.assertOk(self.markdown())
-        self.assertEqual(read(self.path("doc", "findings.md")), DOC_HEAD + EXPECTED_TABLES + DOC_TAIL)
-        self.assertNoTempFiles(self.path("doc"))
+        with open(self.path("data", name), newline="") as f:
+            return list(_csv.DictReader(f))
 
-    def test_same_tables_a_second_time(self):
-        self.assertOk(self.markdown())
-        first = read(self.path("doc", "findings.md"))
-        self.assertOk(self.markdown())
-        self.assertEqual(read(self.path("doc", "findings.md")), first)
+    def test_compress_and_decompress_give_the_file_back(self):
+        write(self.path("moves.csv"), "game_id,ply,move\n" + "0,1,e2e4\n" * 1000)
+        self.assertOk(run(FINDINGS, "compress", "moves.csv", "moves.csv.xz", cwd=self.dir))
+        first = open(self.path("moves.csv.xz"), "rb").read()
+        self.assertLess(len(first), 1000)
+        self.assertOk(run(FINDINGS, "compress", "moves.csv", "moves.csv.xz", cwd=self.dir))
+        self.assertEqual(open(self.path("moves.csv.xz"), "rb").read(), first, "not reproducible")
+        self.assertOk(run(FINDINGS, "decompress", "moves.csv.xz", "back.csv", cwd=self.dir))
+        self.assertEqual(read(self.path("back.csv")), read(self.path("moves.csv")))
 
-    def test_a_missing_document_is_created(self):
-        os.remove(self.path("doc", "findings.md"))
-        self.assertOk(self.markdown())
-        self.assertEqual(read(self.path("doc", "findings.md")), "# Findings\n\n" + EXPECTED_TABLES + "\n")
+    def test_decompress_refuses_a_file_that_is_not_xz(self):
+        write(self.path("moves.csv.xz"), "game_id,ply\n")
+        result = run(FINDINGS, "decompress", "moves.csv.xz", "back.csv", cwd=self.dir)
+        self.assertFails(result, "findings.py", "moves.csv.xz", "not an xz file")
+        self.assertFalse(os.path.exists(self.path("back.csv")))
 
-    def test_without_piece_values(self):
-        os.remove(self.path("data", "piece_values.csv"))
-        self.assertOk(self.markdown())
-        text = read(self.path("doc", "findings.md"))
-        self.assertIn("| variant | piece | value [95%] | centipawns, bootstrap |\n|---|---|---|---|\n\n" + END, text)
-        self.assertNotIn("| alpha | knight |", text)
+    def test_values_joins_the_runs_with_their_names(self):
+        write(self.path("a.csv"), "variant,piece,method,value,low,high,games,note\nalpha,pawn,tuned,1,,,4,unit\n")
+        write(self.path("b.csv"), "variant,piece,method,value,low,high,games,note\nalpha,rook,tuned,4.5,4,5,8,fit\n")
+        result = run(FINDINGS, "values", "alpha/nodes-1=a.csv", "alpha/nodes-2=b.csv", cwd=self.dir)
+        self.assertOk(result)
+        self.assertEqual(result.stdout.splitlines(), [
+            "run,variant,piece,method,value,low,high,games,note",
+            "alpha/nodes-1,alpha,pawn,tuned,1,,,4,unit",
+            "alpha/nodes-2,alpha,rook,tuned,4.5,4,5,8,fit",
+        ])
 
-    @unittest.skipUnless(
-        os.path.exists(os.path.join(REPO, "data", "findings", "balance.csv")), "no committed findings"
-    )
-    def test_reproduces_the_committed_findings_page(self):
-        doc = self.path("findings.md")
-        write(doc, read(os.path.join(REPO, "docs", "findings.md")))
-        self.assertOk(run(TABLES, "markdown", "data/findings", doc, cwd=REPO))
-        self.assertEqual(read(doc), read(os.path.join(REPO, "docs", "findings.md")))
+    def test_values_refuses_a_file_without_its_columns(self):
+        write(self.path("a.csv"), "variant,piece\nalpha,pawn\n")
+        self.assertFails(run(FINDINGS, "values", "r=a.csv", cwd=self.dir), "a.csv", "no column 'method'")
 
-    # Bad input: exit 1, a message, no traceback, the document unchanged.
+    def test_ladder_adds_each_runs_leading_values(self):
+        self.assertOk(self.ladder_data())
+        ladder = self.rows("ladder.csv")
+        self.assertEqual([r["run"] for r in ladder], ["alpha/nodes-1000", "alpha/nodes-2000", "alpha/stockfish-nodes-10000"])
+        self.assertEqual(ladder[0]["white_score"], "0.5000")
+        # The dearest estimable kinds first; the unit (no interval) and the unestimable left out.
+        self.assertEqual(ladder[0]["leading_values"], "queen 6.00 [5.00, 7.00]; knight 2.50 [2.00, 3.00]")
+        self.assertEqual(ladder[1]["leading_values"], "")
+        # A second time gives the same file (the column is replaced, not added again).
+        first = read(self.path("data", "ladder.csv"))
+        self.assertOk(run(FINDINGS, "ladder", self.path("data"), cwd=self.dir))
+        self.assertEqual(read(self.path("data", "ladder.csv")), first)
 
-    def assertRefused(self, *words):
-        result = self.markdown()
-        self.assertFails(result, "findings_tables:", *words)
-        self.assertEqual(read(self.path("doc", "findings.md")), DOC, "the document was changed")
-        self.assertNoTempFiles(self.path("doc"))
+    def test_ladder_refuses_a_value_that_is_not_a_number(self):
+        bad = LADDER_VALUES.replace("6.000,5.000", "6.x,5.000")
+        self.assertFails(self.ladder_data(values=bad), "piece_values.csv", "line 4", "value", "6.x")
+        self.assertEqual(read(self.path("data", "ladder.csv")), LADDER)
 
-    def test_missing_markers(self):
-        for doc in (DOC.replace(BEGIN, ""), DOC.replace(END, ""), "# Findings\n"):
-            write(self.path("doc", "findings.md"), doc)
-            result = self.markdown()
-            self.assertFails(result, "findings.md", "markers")
-            self.assertEqual(read(self.path("doc", "findings.md")), doc)
+    def test_ladder_refuses_a_truncated_ladder_csv(self):
+        self.assertFails(self.ladder_data(ladder=LADDER[:-30]), "ladder.csv", "truncated")
 
-    def test_markers_in_the_wrong_order(self):
-        doc = DOC_HEAD + END + "\n" + BEGIN + DOC_TAIL
-        write(self.path("doc", "findings.md"), doc)
-        self.assertFails(self.markdown(), "findings.md", "before")
-        self.assertEqual(read(self.path("doc", "findings.md")), doc)
+    def test_the_committed_page_and_plots_are_what_the_committed_data_give(self):
+        data = os.path.join(REPO, "data", "findings")
+        result = run(FINDINGS, "page", data, cwd=self.dir)
+        self.assertOk(result)
+        self.assertEqual(result.stdout, read(os.path.join(REPO, "docs", "findings.md")))
+        self.assertOk(run(FINDINGS, "plots", data, self.path("plots"), cwd=self.dir))
+        for name in sorted(os.listdir(self.path("plots"))):
+            self.assertEqual(read(self.path("plots", name)), read(os.path.join(REPO, "docs", "findings", name)), name)
 
-    def test_markers_twice(self):
-        doc = DOC + BEGIN + "\n" + END + "\n"
-        write(self.path("doc", "findings.md"), doc)
-        self.assertFails(self.markdown(), "findings.md", "more than once")
-        self.assertEqual(read(self.path("doc", "findings.md")), doc)
+    def test_an_edited_figure_changes_the_page(self):
+        import shutil
 
-    def test_missing_balance_csv(self):
-        os.remove(self.path("data", "balance.csv"))
-        self.assertRefused("balance.csv", "No such file")
+        shutil.copytree(os.path.join(REPO, "data", "findings"), self.path("data"))
+        ladder = read(self.path("data", "ladder.csv"))
+        row = next(line for line in ladder.splitlines() if line.startswith("chess,default,chess/nodes-4000,"))
+        score = row.split(",")[7]
+        write(self.path("data", "ladder.csv"), ladder.replace(row, row.replace(score, "0.6123", 1)))
+        result = run(FINDINGS, "page", self.path("data"), cwd=self.dir)
+        self.assertOk(result)
+        self.assertIn("0.612 [", result.stdout)
+        self.assertNotEqual(result.stdout, read(os.path.join(REPO, "docs", "findings.md")))
 
-    def test_missing_length_csv(self):
-        os.remove(self.path("data", "length.csv"))
-        self.assertRefused("length.csv", "No such file")
+    def test_a_placeholder_the_data_do_not_define_is_an_error(self):
+        import shutil
 
-    def test_empty_balance_csv(self):
-        write(self.path("data", "balance.csv"), "")
-        self.assertRefused("balance.csv", "empty")
-
-    def test_balance_csv_with_only_its_header(self):
-        write(self.path("data", "balance.csv"), BALANCE_HEADER + "\n")
-        self.assertRefused("balance.csv", "no rows")
-
-    def test_balance_csv_truncated_in_a_row(self):
-        lines = BALANCE.splitlines(keepends=True)
-        write(self.path("data", "balance.csv"), lines[0] + lines[1] + lines[2][:40] + "\n")
-        self.assertRefused("balance.csv", "line 3", "fields")
-
-    def test_balance_csv_truncated_without_its_last_newline(self):
-        write(self.path("data", "balance.csv"), BALANCE[:-1])
-        self.assertRefused("balance.csv", "truncated")
-
-    def test_balance_csv_with_a_row_too_long(self):
-        lines = BALANCE.splitlines(keepends=True)
-        write(self.path("data", "balance.csv"), lines[0] + lines[1].rstrip("\n") + ",extra\n" + lines[2])
-        self.assertRefused("balance.csv", "line 2", "fields")
-
-    def test_balance_csv_missing_columns(self):
-        header, rows = BALANCE.split("\n", 1)
-        for column in ("white_elo_low", "end_time_forfeit", "variant"):
-            renamed = ",".join("renamed" if name == column else name for name in header.split(","))
-            self.assertNotEqual(renamed, header)
-            write(self.path("data", "balance.csv"), renamed + "\n" + rows)
-            self.assertRefused("balance.csv", f"no column '{column}'")
-
-    def test_balance_csv_value_not_a_number(self):
-        write(self.path("data", "balance.csv"), BALANCE.replace("0.51234", "abc"))
-        self.assertRefused("balance.csv", "line 2", "'white_score'", "'abc'")
-        write(self.path("data", "balance.csv"), BALANCE.replace("beta,out/beta,10,", "beta,out/beta,ten,"))
-        self.assertRefused("balance.csv", "line 3", "'games'", "'ten'")
-
-    def test_length_csv_missing_column(self):
-        write(self.path("data", "length.csv"), LENGTH.replace(",median,", ",middle,"))
-        self.assertRefused("length.csv", "no column 'median'")
-
-    def test_length_csv_value_not_a_number(self):
-        write(self.path("data", "length.csv"), LENGTH.replace("white_win,2,", "white_win,two,"))
-        self.assertRefused("length.csv", "line 3", "'games'", "'two'")
-
-    def test_length_csv_with_only_its_header(self):
-        write(self.path("data", "length.csv"), LENGTH.splitlines(keepends=True)[0])
-        self.assertRefused("length.csv", "no rows")
-
-    def test_games_csv_truncated(self):
-        write(self.path("data", "alpha", "games.csv"), GAMES[: GAMES.index("2,alpha") + 10] + "\n")
-        self.assertRefused("games.csv", "line 4", "fields")
-
-    def test_games_csv_plies_not_a_number(self):
-        write(self.path("data", "alpha", "games.csv"), GAMES.replace("checkmate,20", "checkmate,x"))
-        self.assertRefused("games.csv", "'plies'", "'x'")
-
-    def test_games_csv_missing_column(self):
-        write(self.path("data", "alpha", "games.csv"), GAMES.replace("termination", "how"))
-        self.assertRefused("games.csv", "no column 'termination'")
-
-    def test_piece_values_csv_value_not_a_number(self):
-        write(self.path("data", "piece_values.csv"), VALUES.replace("1.504", "1,504"))
-        self.assertRefused("piece_values.csv", "line 3", "fields")
-        write(self.path("data", "piece_values.csv"), VALUES.replace("1.504", "low"))
-        self.assertRefused("piece_values.csv", "'low'")
-
-    def test_piece_values_csv_cut_inside_a_quoted_field(self):
-        write(self.path("data", "piece_values.csv"), VALUES[: VALUES.index("bootstrap")] + "\n")
-        self.assertRefused("piece_values.csv", "line")
-
-    def test_data_that_is_not_text(self):
-        with open(self.path("data", "length.csv"), "wb") as f:
-            f.write(b"variant,\xff\xfe\n")
-        self.assertRefused("length.csv", "not a text file")
-
-    def test_document_that_cannot_be_written(self):
-        result = run(TABLES, "markdown", "data", os.path.join("nowhere", "findings.md"), cwd=self.dir)
-        self.assertFails(result, "findings_tables:", "findings.md", "cannot write")
-        self.assertFalse(os.path.exists(self.path("nowhere")))
+        shutil.copytree(os.path.join(REPO, "data", "findings"), self.path("data"))
+        ladder = read(self.path("data", "ladder.csv"))
+        write(self.path("data", "ladder.csv"), "\n".join(
+            line for line in ladder.splitlines() if not line.startswith("chess,stockfish")) + "\n")
+        self.assertFails(run(FINDINGS, "page", self.path("data"), cwd=self.dir),
+                         "findings_page.md", "placeholder", "stockfish")
 
     def test_usage(self):
-        result = run(TABLES, "markdown", "data", cwd=self.dir)
+        result = run(FINDINGS, "ladder", cwd=self.dir)
         self.assertEqual(result.returncode, 1)
-        self.assertIn("Usage:", result.stderr)
+        self.assertIn("findings.py compress", result.stderr)
         self.assertNotIn("Traceback", result.stderr)
-
-    # csv: piece_values.csv files into one.
-
-    def test_csv_concatenates_files_with_one_header(self):
-        write(self.path("a.csv"), VALUES)
-        write(self.path("b.csv"), VALUES.splitlines(keepends=True)[0])  # no rows: skipped
-        write(self.path("c.csv"), VALUES.splitlines(keepends=True)[0] + "gamma,rook,tuned,5.1,4.9,5.3,7,x\n")
-        result = run(TABLES, "csv", "a.csv", "b.csv", "c.csv", cwd=self.dir)
-        self.assertOk(result)
-        self.assertEqual(result.stdout, VALUES + "gamma,rook,tuned,5.1,4.9,5.3,7,x\n")
-
-    def test_csv_refuses_another_header(self):
-        write(self.path("a.csv"), VALUES)
-        write(self.path("b.csv"), "variant,piece,value\ngamma,rook,5\n")
-        self.assertFails(run(TABLES, "csv", "a.csv", "b.csv", cwd=self.dir), "b.csv", "header")
-
-    def test_csv_refuses_a_truncated_or_missing_file(self):
-        write(self.path("a.csv"), VALUES)
-        write(self.path("b.csv"), VALUES[:-12])
-        self.assertFails(run(TABLES, "csv", "a.csv", "b.csv", cwd=self.dir), "b.csv", "truncated")
-        self.assertFails(run(TABLES, "csv", "a.csv", "gone.csv", cwd=self.dir), "gone.csv", "No such file")
 
 
 # ---------------------------------------------------------------------------------------------

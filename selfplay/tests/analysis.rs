@@ -647,3 +647,76 @@ fn stats_count_draws_with_a_material_lead_as_unconverted() {
     );
     assert!(low < 1.0 / 3.0 && high > 1.0 / 3.0, "{low} {high}");
 }
+
+/// Runs of one variant by the same players at several node counts make a ladder: `stats`
+/// writes a row per level to `ladder.csv` and each figure's trend to `trend.csv`, and the
+/// report draws it; a run at other settings (another seed) is a ladder of its own.
+#[test]
+fn stats_and_report_show_a_strength_ladder() {
+    let runs: Vec<PathBuf> = [("100", "1"), ("400", "1"), ("200", "9")]
+        .iter()
+        .map(|(nodes, seed)| {
+            let dir = tmp(&format!("ladder-{nodes}-{seed}"));
+            let o = variantlab(&[
+                "play",
+                "--variant",
+                "chess",
+                "--games",
+                "6",
+                "--nodes",
+                nodes,
+                "--seed",
+                seed,
+                "--out",
+                dir.to_str().unwrap(),
+                "--quiet",
+            ]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            dir
+        })
+        .collect();
+    let out = tmp("ladder-stats");
+    let mut args = vec!["stats".to_string()];
+    args.extend(runs.iter().map(|d| d.display().to_string()));
+    args.extend(["--out".to_string(), out.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = variantlab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ladder = csv_rows(&out.join("ladder.csv"));
+    let col = |name: &str| ladder[0].iter().position(|h| h == name).unwrap();
+    let levels: Vec<(&str, &str)> = ladder[1..]
+        .iter()
+        .map(|r| (r[col("nodes")].as_str(), r[col("games")].as_str()))
+        .collect();
+    assert_eq!(levels, [("100", "6"), ("400", "6"), ("200", "6")]);
+    let balance = csv_rows(&out.join("balance.csv"));
+    let bcol = |name: &str| balance[0].iter().position(|h| h == name).unwrap();
+    assert_eq!(
+        ladder[1][col("white_score")],
+        balance[1][bcol("white_score")]
+    );
+    let trend = csv_rows(&out.join("trend.csv"));
+    let figures: Vec<(&str, &str, &str)> = trend[1..]
+        .iter()
+        .map(|r| (r[2].as_str(), r[4].as_str(), r[5].as_str()))
+        .collect();
+    assert_eq!(
+        figures,
+        [
+            ("white_score", "100", "400"),
+            ("draw_rate", "100", "400"),
+            ("unconverted_rate", "100", "400"),
+            ("mean_plies", "100", "400"),
+        ]
+    );
+    let report = out.join("report.html");
+    let mut args = vec!["report".to_string()];
+    args.extend(runs.iter().map(|d| d.display().to_string()));
+    args.extend(["--out".to_string(), report.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = variantlab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("<h2>Strength ladder</h2>"));
+    assert!(html.contains("white_score: "), "no trend line");
+}

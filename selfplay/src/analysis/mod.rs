@@ -22,6 +22,7 @@
 //! finish first, so its figures lean towards short games.
 
 pub mod charts;
+pub mod ladder;
 pub mod report;
 pub mod viewer;
 
@@ -478,7 +479,8 @@ pub fn length_rows(run: &RunData, b: &Balance) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Writes `balance.csv` and `length.csv` for the runs into `out`.
+/// Writes `balance.csv`, `length.csv`, `ladder.csv` and `trend.csv` ([`ladder`]) for the runs
+/// into `out`.
 ///
 /// # Errors
 /// An unwritable folder.
@@ -503,11 +505,33 @@ pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
         }
     }
     l.flush()?;
+    let ladders = ladder::ladders(runs);
+    let write_table = |name: &str, header: Vec<String>, rows: Vec<Vec<String>>| -> Result<()> {
+        let path = out.join(name);
+        let mut w =
+            csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
+        w.write_record(header)?;
+        for row in rows {
+            w.write_record(row)?;
+        }
+        w.flush()?;
+        Ok(())
+    };
+    write_table(
+        "ladder.csv",
+        ladder::ladder_header(),
+        ladder::ladder_rows(&ladders),
+    )?;
+    write_table(
+        "trend.csv",
+        ladder::TREND_HEADER.iter().map(|s| s.to_string()).collect(),
+        ladder::trend_rows(&ladders),
+    )?;
     Ok(())
 }
 
-/// `variantlab stats`: `balance.csv` and `length.csv` of the runs in `dirs`, and one line of
-/// balance figures per run.
+/// `variantlab stats`: `balance.csv`, `length.csv`, `ladder.csv` and `trend.csv` of the runs
+/// in `dirs`, and one line of balance figures per run.
 ///
 /// # Errors
 /// An unreadable run folder, an unwritable output folder.

@@ -365,6 +365,7 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     html += &interval_chart(&score_rows, (0.0, 1.0, 0.25), Some(0.5));
     html += "<h3>Draw rate</h3>";
     html += &interval_chart(&draw_rows, (0.0, 1.0, 0.25), None);
+    html += &crate::analysis::ladder::report_html(runs);
 
     // How the games ended.
     html += "<h2>How games ended</h2><p class=note>Per termination: games won by White, drawn, won by Black, and an example to open in the viewer.</p><table><tr><th>variant</th><th>termination</th><th>games</th><th>share</th><th>1-0</th><th>½-½</th><th>0-1</th><th>example</th></tr>";

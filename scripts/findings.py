@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The findings' data steps (scripts/findings.sh, scripts/findings_derive.sh, make findings-check).
+
+    findings.py compress MOVES_CSV OUT_XZ       a run's moves.csv, xz-compressed (reproducibly)
+    findings.py decompress IN_XZ OUT_CSV        and back
+    findings.py values RUN=CSV ...              the runs' piece_values.csv files as one table,
+                                                with a `run` column, on stdout
+    findings.py ladder DATA                     DATA/ladder.csv (written by `stats`) with each
+                                                run's leading piece values from
+                                                DATA/piece_values.csv
+    findings.py page DATA                       docs/findings.md rendered from
+                                                scripts/findings_page.md and DATA, on stdout
+    findings.py plots DATA FOLDER               FOLDER/VARIANT.svg, each variant's ladder
+
+Every figure of docs/findings.md comes from these files; the page's text takes its numbers from
+the same place (the template's {placeholders}). Bad input (a missing file or column, a value
+that is not a number, a placeholder the data do not define) is an error naming the file, the
+line and the field, with exit status 1; nothing is written then.
+"""
+
+import csv
+import io
+import lzma
+import os
+import sys
+
+# The leading values that ladder.csv lists per run: the dearest estimable kinds.
+LEADING_VALUES = 4
+# The players of variantlab's own ladder (the default configuration) in ladder.csv.
+OURS = "default"
+
+
+def fail(message):
+    print(f"findings.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def read_csv(path):
+    """Rows of a CSV as dicts, each with its line number in `_line`."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            rows = []
+            for row in reader:
+                if None in row or any(v is None for v in row.values()):
+                    fail(f"{path}, line {reader.line_num}: wrong number of fields (truncated?)")
+                row["_line"] = reader.line_num
+                rows.append(row)
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    except (UnicodeDecodeError, csv.Error) as e:
+        fail(f"{path}: not a CSV file ({e})")
+    if not rows:
+        fail(f"{path}: no rows")
+    return rows
+
+
+def field(row, name, path, kind=float, empty=False):
+    if name not in row:
+        fail(f"{path}: no column '{name}'")
+    text = row[name]
+    if text == "" and empty:
+        return None
+    try:
+        return kind(text)
+    except ValueError:
+        fail(f"{path}, line {row['_line']}: column '{name}' is '{text}', not a number")
+
+
+def write_csv(path, header, rows):
+    tmp = path + ".new"
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+    os.replace(tmp, path)
+
+
+# --- records -------------------------------------------------------------------------------
+
+
+def compress(src, dst):
+    try:
+        with open(src, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        fail(f"{src}: {e.strerror}")
+    tmp = dst + ".new"
+    with open(tmp, "wb") as f:
+        f.write(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+    os.replace(tmp, dst)
+
+
+def decompress(src, dst):
+    try:
+        with open(src, "rb") as f:
+            data = lzma.decompress(f.read())
+    except OSError as e:
+        fail(f"{src}: {e.strerror}")
+    except lzma.LZMAError as e:
+        fail(f"{src}: not an xz file ({e})")
+    with open(dst, "wb") as f:
+        f.write(data)
+
+
+# --- piece values --------------------------------------------------------------------------
+
+
+def values(args):
+    header = ["run", "variant", "piece", "method", "value", "low", "high", "games", "note"]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header)
+    for arg in args:
+        run, sep, path = arg.partition("=")
+        if not sep:
+            fail(f"'{arg}' is not RUN=piece_values.csv")
+        for row in read_csv(path):
+            for name in header[1:]:
+                if name not in row:
+                    fail(f"{path}: no column '{name}'")
+            w.writerow([run] + [row[name] for name in header[1:]])
+    sys.stdout.write(out.getvalue())
+
+
+# --- the ladder ----------------------------------------------------------------------------
+
+
+def leading_values(rows, path):
+    """The dearest estimable kinds of one run, 'queen 6.27 [5.19, 7.04]; ...'."""
+    estimable = []
+    for r in rows:
+        value = field(r, "value", path, empty=True)
+        low = field(r, "low", path, empty=True)
+        if value is not None and low is not None:
+            estimable.append((value, r["piece"], low, field(r, "high", path)))
+    estimable.sort(key=lambda e: (-e[0], e[1]))
+    return "; ".join(f"{p} {v:.2f} [{lo:.2f}, {hi:.2f}]" for v, p, lo, hi in estimable[:LEADING_VALUES])
+
+
+def ladder(data):
+    """`stats`' ladder.csv with each run's leading piece values added (`leading_values`)."""
+    lpath = os.path.join(data, "ladder.csv")
+    vpath = os.path.join(data, "piece_values.csv")
+    rows = read_csv(lpath)
+    by_run = {}
+    for r in read_csv(vpath):
+        for name in ("run", "piece", "value", "low", "high"):
+            if name not in r:
+                fail(f"{vpath}: no column '{name}'")
+        by_run.setdefault(r["run"], []).append(r)
+    header = [h for h in rows[0] if h not in ("_line", "leading_values")]
+    if "run" not in header:
+        fail(f"{lpath}: no column 'run'")
+    out = [[r[h] for h in header] + [leading_values(by_run.get(r["run"], []), vpath)] for r in rows]
+    write_csv(lpath, header + ["leading_values"], out)
+
+
+def main(argv):
+    if len(argv) < 2:
+        fail(__doc__)
+    cmd, args = argv[1], argv[2:]
+    if cmd == "compress" and len(args) == 2:
+        compress(*args)
+    elif cmd == "decompress" and len(args) == 2:
+        decompress(*args)
+    elif cmd == "values" and args:
+        values(args)
+    elif cmd == "ladder" and len(args) == 1:
+        ladder(args[0])
+    elif cmd == "page" and len(args) == 1:
+        import findings_page
+
+        sys.stdout.write(findings_page.render(args[0]))
+    elif cmd == "plots" and len(args) == 2:
+        import findings_page
+
+        findings_page.plots(*args)
+    else:
+        fail(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# make findings-check: every figure of docs/findings.md recomputed from the committed record in
+# data/findings/ (scripts/findings_derive.sh into a scratch folder), then compared with the
+# committed tables (ladder.csv, trend.csv, balance.csv, length.csv, piece_values.csv), the page
+# and its plots. Fails, naming the file and showing the difference, when any differs.
+#
+# Usage: scripts/findings_check.sh BIN [--fast]
+# --fast keeps the committed piece_values.csv instead of refitting it (seconds instead of about
+# an hour; `make test` runs this form, `make findings-check` the whole).
+set -euo pipefail
+BIN=${1:?usage: findings_check.sh BIN [--fast]}
+FAST=${2:-}
+DATA=${FINDINGS_DATA:-data/findings}
+PAGE=${FINDINGS_PAGE:-docs/findings.md}
+PLOTS=$(dirname "$PAGE")/findings
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+values=()
+[[ "$FAST" == --fast ]] && values=(--no-values)
+scripts/findings_derive.sh "$BIN" "$DATA" "$work/data" "${values[@]}"
+python3 scripts/findings.py page "$work/data" > "$work/page.md"
+python3 scripts/findings.py plots "$work/data" "$work/plots"
+
+status=0
+differs() { # differs COMMITTED RECOMPUTED
+  if ! cmp -s "$1" "$2"; then
+    echo "findings-check: $1 differs from what $DATA gives:" >&2
+    diff -u "$1" "$2" | head -20 >&2 || true
+    status=1
+  fi
+}
+for f in ladder.csv trend.csv balance.csv length.csv piece_values.csv; do
+  differs "$DATA/$f" "$work/data/$f"
+done
+differs "$PAGE" "$work/page.md"
+for svg in "$work"/plots/*.svg; do
+  differs "$PLOTS/$(basename "$svg")" "$svg"
+done
+if [[ $status -eq 0 ]]; then
+  echo "findings-check: every figure of $PAGE and $DATA/ agrees with the record${FAST:+ (piece values not refitted)}"
+fi
+exit $status

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The figures of the findings from the committed record alone: for every run in RECORD
+# (data/findings/VARIANT/RUN/ with run.json, games.csv and moves.csv.xz), the statistics
+# (balance.csv, length.csv, ladder.csv, trend.csv) and the tuned piece values
+# (piece_values.csv), each run's leading values then added to ladder.csv; written to DEST.
+#
+# Usage: scripts/findings_derive.sh BIN RECORD DEST [--no-values]
+# --no-values takes piece_values.csv from RECORD instead of refitting it (the refit is most of
+# the cost: about an hour on 2 cores); `make findings-check` refits, the fast check in
+# `make test` does not. FINDINGS_VALUES_CACHE=DIR keeps each run's fit in DIR and reuses it while
+# it is newer than the run's games.csv (make findings: out/findings/values).
+set -euo pipefail
+BIN=${1:?usage: findings_derive.sh BIN RECORD DEST [--no-values]}
+RECORD=${2:?record folder}
+DEST=${3:?destination folder}
+VALUES=${4:-}
+SEED=${FINDINGS_SEED:-1}
+[[ "$BIN" == */* ]] && BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+# The unit of the piece values where the cheapest kind is too small to divide by
+# (docs/piece-values.md); the pawn, or the cheapest kind, elsewhere.
+declare -A UNIT=([extreme-2d]=red [dai-mitregi]=rook [dai-mitregi-stepping]=rook)
+
+RECORD=$(cd "$RECORD" && pwd)
+mkdir -p "$DEST"
+DEST=$(cd "$DEST" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Each run as a run folder again (moves decompressed), named VARIANT/RUN relative to $work so
+# that the `run` column of the statistics is the same wherever the record lies.
+runs=()
+for json in "$RECORD"/*/*/run.json; do
+  rel=${json#"$RECORD"/}
+  rel=${rel%/run.json}
+  mkdir -p "$work/$rel"
+  cp "$RECORD/$rel/run.json" "$RECORD/$rel/games.csv" "$work/$rel/"
+  python3 "$(dirname "$0")/findings.py" decompress "$RECORD/$rel/moves.csv.xz" "$work/$rel/moves.csv"
+  runs+=("$rel")
+done
+[[ ${#runs[@]} -gt 0 ]] || { echo "findings_derive: no runs in $RECORD" >&2; exit 2; }
+
+(cd "$work" && "$BIN" stats "${runs[@]}" --out "$work/stats" >/dev/null)
+for f in balance.csv length.csv ladder.csv trend.csv; do cp "$work/stats/$f" "$DEST/"; done
+
+if [[ "$VALUES" == --no-values ]]; then
+  [[ "$RECORD" == "$DEST" ]] || cp "$RECORD/piece_values.csv" "$DEST/"
+else
+  cache=${FINDINGS_VALUES_CACHE:-$work/values}
+  mkdir -p "$cache"
+  cache=$(cd "$cache" && pwd)
+  tables=()
+  for rel in "${runs[@]}"; do
+    v=${rel%%/*}
+    unit=()
+    [[ -n "${UNIT[$v]:-}" ]] && unit=(--unit "${UNIT[$v]}")
+    if [[ ! "$cache/$rel/piece_values.csv" -nt "$RECORD/$rel/games.csv" ]]; then
+      echo "findings: piece values of $rel ..." >&2
+      (cd "$work" && "$BIN" values --variant "$v" --method tuned --from "$rel" --seed "$SEED" \
+        "${unit[@]}" --out "$cache/$rel" --quiet --force >/dev/null)
+    fi
+    tables+=("$rel=$cache/$rel/piece_values.csv")
+  done
+  python3 "$(dirname "$0")/findings.py" values "${tables[@]}" > "$work/piece_values.csv"
+  cp "$work/piece_values.csv" "$DEST/"
+fi
+python3 "$(dirname "$0")/findings.py" ladder "$DEST"

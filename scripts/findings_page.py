@@ -1,0 +1,311 @@
+"""docs/findings.md from data/findings/ and the template scripts/findings_page.md.
+
+The template is Markdown with {placeholders}; every one is computed here from the committed
+data (ladder.csv, trend.csv, piece_values.csv, and the games and moves of each run), so a
+sentence that quotes a number takes it from the same source as the tables. The plots
+(docs/findings/VARIANT.svg) are written beside the page by `plots`. A placeholder the data do
+not define is an error (findings.py exits 1), never an empty or stale figure.
+"""
+
+import csv
+import io
+import lzma
+import math
+import os
+import string
+import sys
+
+from findings import OURS, fail, field, read_csv
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TEMPLATE = os.path.join(HERE, "findings_page.md")
+NAMES = {
+    "chess": "Chess",
+    "dream-chess-46": "Dream Chess 46",
+    "dialectic": "Dialectic",
+    "dialectic-hegelian": "Dialectic (Hegelian)",
+    "extreme-2d": "Extreme 2D",
+    "gateway": "Gateway",
+    "dai-mitregi": "Dai Mitregi (Leaping)",
+    "dai-mitregi-stepping": "Dai Mitregi (Stepping)",
+}
+ORDER = list(NAMES)
+# A claim about a figure is "shown" when its 95% interval excludes the neutral value.
+NEUTRAL = {"white_score": 0.5}
+
+
+def key(variant):
+    return variant.replace("-", "_")
+
+
+def est(row, name, digits=3, pct=False):
+    """`0.508 [0.471, 0.545]` (or `17.7% [14.5%, 21.3%]`) from ladder.csv's three columns."""
+    v, lo, hi = (float(row[c]) for c in (name, f"{name}_low", f"{name}_high"))
+    if pct:
+        return f"{100 * v:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def player_name(players):
+    return "variantlab" if players == OURS else players.capitalize().replace("Fairy-stockfish", "Fairy-Stockfish")
+
+
+def kilo(nodes):
+    return f"{nodes // 1000}k" if nodes % 1000 == 0 else str(nodes)
+
+
+def side(row):
+    """'+' when White's score is shown above ½, '-' below, '0' when not shown."""
+    lo, hi = float(row["white_score_low"]), float(row["white_score_high"])
+    return "+" if lo > 0.5 else "-" if hi < 0.5 else "0"
+
+
+def edge_verdict(levels):
+    """Whether a side's edge holds at every level of the ladder, in words."""
+    signs = [side(r) for r in levels]
+    at = lambda s: ", ".join(kilo(int(r["nodes"])) for r, x in zip(levels, signs) if x == s)
+    if all(s == "+" for s in signs):
+        return "White's edge is shown at every level"
+    if all(s == "-" for s in signs):
+        return "Black's edge is shown at every level"
+    if all(s == "0" for s in signs):
+        return "no side's edge is shown at any level"
+    parts = []
+    if "+" in signs:
+        parts.append(f"White's edge is shown at {at('+')} nodes")
+    if "-" in signs:
+        parts.append(f"Black's edge is shown at {at('-')} nodes")
+    return " and ".join(parts) + f", not at {at('0')}: it changes with strength" if "0" in signs else " and ".join(parts)
+
+
+def trend_words(t, pct=False, digits=3):
+    """'+0.014 [−0.006, +0.034] per doubling (no trend shown)' from a trend.csv row."""
+    s, lo, hi = (float(t[c]) for c in ("per_doubling", "per_doubling_low", "per_doubling_high"))
+    f = (lambda x: f"{100 * x:+.1f} points") if pct else (lambda x: f"{x:+.{digits}f}")
+    shown = "rises" if lo > 0 else "falls" if hi < 0 else None
+    text = f"{f(s)} [{f(lo)}, {f(hi)}] per doubling of nodes"
+    return text + (f" (it {shown} with strength)" if shown else " (no trend shown)")
+
+
+def md_table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+class Facts(dict):
+    def __missing__(self, name):
+        fail(f"{TEMPLATE}: placeholder {{{name}}} is not defined by the data")
+
+
+def moves_rows(data, run):
+    path = os.path.join(data, run, "moves.csv.xz")
+    try:
+        with open(path, "rb") as f:
+            text = lzma.decompress(f.read()).decode("utf-8")
+    except (OSError, lzma.LZMAError, UnicodeDecodeError) as e:
+        fail(f"{path}: {e}")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def queens_gone(data, run, opening_plies=6):
+    """Dream Chess 46: games whose six opening plies took both Queens, and their draw rate
+    against the others' (the claim an earlier page got wrong)."""
+    gpath = os.path.join(data, run, "games.csv")
+    games = read_csv(gpath)
+    header = [h for h in games[0] if h.startswith("white_") and h != "white_"]
+    q = header.index("white_queen")
+    after = {}
+    for m in moves_rows(data, run):
+        if int(m["ply"]) == opening_plies + 1:
+            sides = m["material"].split("/")
+            after[m["game_id"]] = all(int(s.split("-")[q]) == 0 for s in sides)
+    gone = [g for g in games if after.get(g["game_id"], False)]
+    rest = [g for g in games if not after.get(g["game_id"], False)]
+    draws = lambda gs: sum(g["result"] == "1/2-1/2" for g in gs) / max(len(gs), 1)
+    return len(games), len(gone), draws(gone), draws(rest)
+
+
+def cost_minutes(data, run):
+    """CPU minutes the run's games took as recorded (games.csv's wall_ms, one thread a game)."""
+    path = os.path.join(data, run, "games.csv")
+    return sum(field(g, "wall_ms", path, int) for g in read_csv(path)) / 60000
+
+
+def repo_megabytes(data):
+    total = 0
+    for root, _, files in os.walk(data):
+        total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+    return total / 1e6
+
+
+def values_table(values, runs, path):
+    """Estimable piece values of each run side by side; the others with the reason."""
+    pieces, reasons = [], {}
+    cells = {}
+    for run in runs:
+        for r in values.get(run, []):
+            p = r["piece"]
+            if p not in pieces:
+                pieces.append(p)
+            v = field(r, "value", path, empty=True)
+            if v is not None and r["low"] != "":
+                cells[(p, run)] = f"{v:.2f} [{float(r['low']):.2f}, {float(r['high']):.2f}]"
+            elif v is not None:
+                cells[(p, run)] = f"{v:.2f} (unit)"
+            else:
+                cells[(p, run)] = "–"
+                reasons.setdefault(p, r["note"])
+    header = ["piece"] + [run.split("/")[-1].replace("nodes-", "") + " nodes" for run in runs]
+    rows = [[p] + [cells.get((p, run), "") for run in runs] for p in pieces]
+    notes = [f"- {p}: {reasons[p]}" for p in pieces if p in reasons]
+    return md_table(header, rows) + ("\n\nNot shown (–), with the fit's reason:\n\n" + "\n".join(notes) if notes else "")
+
+
+def render(data):
+    ladder = read_csv(os.path.join(data, "ladder.csv"))
+    trend = read_csv(os.path.join(data, "trend.csv"))
+    vpath = os.path.join(data, "piece_values.csv")
+    values = {}
+    for r in read_csv(vpath):
+        values.setdefault(r["run"], []).append(r)
+    facts = Facts()
+    ours = [r for r in ladder if r["players"] == OURS]
+    variants = [v for v in ORDER if any(r["variant"] == v for r in ours)]
+    levels = sorted({int(r["nodes"]) for r in ours})
+    facts["levels"] = ", ".join(f"{n:,}" for n in levels)
+    facts["repo_mb"] = f"{repo_megabytes(data):.1f}"
+
+    # The ladder and cost tables.
+    rows, cost_rows = [], []
+    total = 0.0
+    for v in variants:
+        lv = sorted((r for r in ours if r["variant"] == v), key=lambda r: int(r["nodes"]))
+        costs = [cost_minutes(data, r["run"]) for r in lv]
+        total += sum(costs)
+        cost_rows.append([NAMES[v], lv[0]["games"]] + [f"{c:.1f}" for c in costs])
+        for r in lv:
+            rows.append([NAMES[v], kilo(int(r["nodes"])), r["games"], est(r, "white_score"),
+                         est(r, "draw_rate", pct=True), r["decisive_games"],
+                         f"{r['unconverted_games']} ({100 * float(r['unconverted_rate']):.1f}%)",
+                         f"{float(r['mean_plies']):.0f}"])
+        k = key(v)
+        facts[f"{k}_edge"] = edge_verdict(lv)
+        for r in lv:
+            n = kilo(int(r["nodes"]))
+            facts[f"{k}_ws_{n}"] = est(r, "white_score")
+            facts[f"{k}_dr_{n}"] = est(r, "draw_rate", pct=True)
+            facts[f"{k}_unc_{n}"] = f"{r['unconverted_games']} of {r['games']}"
+            facts[f"{k}_games"] = r["games"]
+            facts[f"{k}_plies_{n}"] = f"{float(r['mean_plies']):.0f}"
+        draws = sum(round(float(r["draw_rate"]) * int(r["games"])) for r in lv)
+        unconv = sum(int(r["unconverted_games"]) for r in lv)
+        facts[f"{k}_draws_all"] = str(draws)
+        facts[f"{k}_unc_all"] = str(unconv)
+        facts[f"{k}_unc_share"] = f"{100 * unconv / draws:.0f}%" if draws else "none"
+        for t in trend:
+            if t["variant"] == v and t["players"] == OURS:
+                pct = t["figure"] in ("draw_rate", "unconverted_rate")
+                digits = 0 if t["figure"] == "mean_plies" else 3
+                facts[f"{k}_trend_{t['figure']}"] = trend_words(t, pct, digits)
+        facts[f"{k}_values"] = values_table(values, [r["run"] for r in lv], vpath)
+    facts["ladder_table"] = md_table(
+        ["variant", "nodes", "games", "White's score [95%]", "draw rate [95%]", "decisive",
+         "unconverted draws", "mean plies"], rows)
+    facts["cost_table"] = md_table(["variant", "games per level"] + [f"{kilo(n)} nodes" for n in levels],
+                                   cost_rows)
+    facts["cost_total_hours"] = f"{total / 60:.1f}"
+    facts["cost_wall_hours"] = f"{total / 120:.1f}"
+
+    # The calibration: chess by stronger engines on the same openings.
+    calib = [r for r in ladder if r["variant"] == "chess" and r["players"] != OURS]
+    crows = []
+    for r in sorted((r for r in ladder if r["variant"] == "chess"), key=lambda r: (r["players"] != OURS, r["players"], int(r["nodes"]))):
+        crows.append([player_name(r["players"]), kilo(int(r["nodes"])), r["games"], est(r, "white_score"),
+                      est(r, "draw_rate", pct=True), f"{float(r['mean_plies']):.0f}", r["leading_values"] or "–"])
+    facts["calibration_table"] = md_table(
+        ["player", "nodes per move", "games", "White's score [95%]", "draw rate [95%]", "mean plies",
+         "piece values (pawns) [95%]"], crows)
+    for r in calib:
+        p = key(r["players"])
+        facts[f"{p}_ws"] = est(r, "white_score")
+        facts[f"{p}_dr"] = est(r, "draw_rate", pct=True)
+        facts[f"{p}_nodes"] = f"{int(r['nodes']):,}"
+        facts[f"{p}_distinct"] = str(int(r["games"]) // 2)
+    ours_chess = sorted((r for r in ours if r["variant"] == "chess"), key=lambda r: int(r["nodes"]))
+    shown = [kilo(int(r["nodes"])) for r in ours_chess if side(r) == "+"]
+    facts["chess_edge_from"] = (f"from {shown[0]} nodes a move" if shown and shown == [kilo(int(r["nodes"])) for r in ours_chess[len(ours_chess) - len(shown):]]
+                                else "at no level" if not shown else "at " + ", ".join(shown) + " nodes")
+    agree = []
+    for c in calib:
+        lo, hi = float(c["white_score_low"]), float(c["white_score_high"])
+        inside = [kilo(int(r["nodes"])) for r in ours_chess if lo <= float(r["white_score"]) <= hi]
+        agree.append(f"{player_name(c['players'])}'s interval contains our score at {', '.join(inside) or 'no level'}")
+    facts["calibration_agreement"] = "; ".join(agree) if agree else "no calibration run is in the data"
+
+    # The claims an earlier page made, recomputed.
+    if any(r["variant"] == "dream-chess-46" for r in ours):
+        n_all, gone, d_gone, d_rest = 0, 0, 0.0, 0.0
+        parts = []
+        for r in sorted((r for r in ours if r["variant"] == "dream-chess-46"), key=lambda r: int(r["nodes"])):
+            n, g, dg, dr = queens_gone(data, r["run"])
+            parts.append(f"{g} of {n} at {kilo(int(r['nodes']))}")
+            if n_all == 0:
+                n_all, gone, d_gone, d_rest = n, g, dg, dr
+        facts["dream_queens_gone"] = "; ".join(parts)
+        facts["dream_queens_draws"] = f"{100 * d_gone:.0f}% against {100 * d_rest:.0f}%"
+    return string.Formatter().vformat(open(TEMPLATE, encoding="utf-8").read(), (), facts)
+
+
+def plots(data, folder):
+    """One small SVG per variant: White's score and the draw rate (with their intervals)
+    against nodes per move, variantlab's levels; written only when their text changes."""
+    ladder = read_csv(os.path.join(data, "ladder.csv"))
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    for v in ORDER:
+        lv = sorted((r for r in ladder if r["variant"] == v and r["players"] == OURS), key=lambda r: int(r["nodes"]))
+        if not lv:
+            continue
+        svg = plot_svg(NAMES[v], lv)
+        path = os.path.join(folder, f"{v}.svg")
+        if not os.path.exists(path) or open(path, encoding="utf-8").read() != svg:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(svg)
+        written.append(path)
+    return written
+
+
+def plot_svg(title, levels):
+    w, h, pad = 420, 170, 36
+    panel = (w - 3 * pad) / 2
+    xs = [math.log2(int(r["nodes"])) for r in levels]
+    x0, x1 = min(xs) - 0.5, max(xs) + 0.5
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="10">',
+           f'<text x="{w / 2}" y="12" text-anchor="middle" font-weight="bold">{title}</text>']
+    for i, (name, label, lo_y, hi_y, ref) in enumerate([
+            ("white_score", "White's score", 0.3, 0.7, 0.5), ("draw_rate", "draw rate", 0.0, 1.0, None)]):
+        left = pad + i * (panel + pad)
+        top, bottom = 24, h - 28
+        X = lambda x: left + (x - x0) / (x1 - x0) * panel
+        Y = lambda y: bottom - (min(max(y, lo_y), hi_y) - lo_y) / (hi_y - lo_y) * (bottom - top)
+        out.append(f'<rect x="{left}" y="{top}" width="{panel:.1f}" height="{bottom - top}" fill="none" stroke="#999"/>')
+        out.append(f'<text x="{left + panel / 2:.1f}" y="{h - 4}" text-anchor="middle">{label} by nodes per move</text>')
+        for y in (lo_y, hi_y):
+            out.append(f'<text x="{left - 3}" y="{Y(y) + 3:.1f}" text-anchor="end">{y:g}</text>')
+        if ref is not None:
+            out.append(f'<line x1="{left}" x2="{left + panel:.1f}" y1="{Y(ref):.1f}" y2="{Y(ref):.1f}" stroke="#bbb" stroke-dasharray="3,3"/>')
+        pts = []
+        for x, r in zip(xs, levels):
+            v, lo, hi = (float(r[c]) for c in (name, f"{name}_low", f"{name}_high"))
+            out.append(f'<line x1="{X(x):.1f}" x2="{X(x):.1f}" y1="{Y(lo):.1f}" y2="{Y(hi):.1f}" stroke="#36c"/>')
+            out.append(f'<circle cx="{X(x):.1f}" cy="{Y(v):.1f}" r="3" fill="#36c"/>')
+            out.append(f'<text x="{X(x):.1f}" y="{bottom + 11}" text-anchor="middle">{kilo(int(r["nodes"]))}</text>')
+            pts.append(f"{X(x):.1f},{Y(v):.1f}")
+        out.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="#36c"/>')
+    out.append("</svg>\n")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render(sys.argv[1]))
