@@ -162,6 +162,26 @@ def values_table(values, runs, path):
     return md_table(header, rows) + ("\n\nNot shown (–), with the fit's reason:\n\n" + "\n".join(notes) if notes else "")
 
 
+def piece_order(values, runs, path):
+    """The order of the kinds estimable at every level, dearest first, and whether it is the
+    same at every level."""
+    per_run = []
+    for run in runs:
+        est_ = {}
+        for r in values.get(run, []):
+            v = field(r, "value", path, empty=True)
+            if v is not None and r["low"] != "":
+                est_[r["piece"]] = v
+        per_run.append(est_)
+    common = set.intersection(*(set(e) for e in per_run)) if per_run else set()
+    if len(common) < 2:
+        return "too few kinds estimable at every level"
+    orders = [sorted(common, key=lambda p: -e[p]) for e in per_run]
+    if all(o == orders[0] for o in orders):
+        return "the same at every level: " + " > ".join(orders[0])
+    return "changes with strength: " + " / ".join(" > ".join(o) for o in orders)
+
+
 def render(data):
     ladder = read_csv(os.path.join(data, "ladder.csv"))
     trend = read_csv(os.path.join(data, "trend.csv"))
@@ -177,7 +197,7 @@ def render(data):
     facts["repo_mb"] = f"{repo_megabytes(data):.1f}"
 
     # The ladder and cost tables.
-    rows, cost_rows = [], []
+    rows, cost_rows, holds = [], [], []
     total = 0.0
     for v in variants:
         lv = sorted((r for r in ours if r["variant"] == v), key=lambda r: int(r["nodes"]))
@@ -209,11 +229,19 @@ def render(data):
                 digits = 0 if t["figure"] == "mean_plies" else 3
                 facts[f"{k}_trend_{t['figure']}"] = trend_words(t, pct, digits)
         facts[f"{k}_values"] = values_table(values, [r["run"] for r in lv], vpath)
+        rates = [float(r["draw_rate"]) for r in lv]
+        holds.append([NAMES[v], facts[f"{k}_edge"],
+                      " → ".join(f"{100 * x:.0f}%" for x in rates),
+                      facts[f"{k}_unc_share"],
+                      piece_order(values, [r["run"] for r in lv], vpath)])
     facts["ladder_table"] = md_table(
         ["variant", "nodes", "games", "White's score [95%]", "draw rate [95%]", "decisive",
          "unconverted draws", "mean plies"], rows)
     facts["cost_table"] = md_table(["variant", "games per level"] + [f"{kilo(n)} nodes" for n in levels],
                                    cost_rows)
+    facts["holds_table"] = md_table(
+        ["variant", "a side's edge", "draw rate by level", "unconverted share of draws",
+         "order of the pieces estimable at every level"], holds)
     facts["cost_total_hours"] = f"{total / 60:.1f}"
     facts["cost_wall_hours"] = f"{total / 120:.1f}"
 
