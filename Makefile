@@ -99,7 +99,7 @@ pgn-check: build $(VENV)/ok ## Read games.pgn of two short chess runs with pytho
 uci-check: build $(VENV)/ok ## Drive `variantlab uci` with python-chess; games against stockfish and fairy-stockfish when installed (part of make test)
 	$(VENV)/bin/python selfplay/tests/python/uci_games.py $(BIN)
 
-script-check: ## Unit tests of the helper scripts in scripts/ (good and bad input; part of make test)
+script-check: build ## Unit tests of the helper scripts in scripts/ (good and bad input; part of make test)
 	python3 -m unittest discover -s scripts/tests -v
 
 fmt: ## Format the code

@@ -18,6 +18,9 @@ trap 'rm -rf "$work"' EXIT
 
 values=()
 [[ "$FAST" == --fast ]] && values=(--no-values)
+# A copy of the whole record (the page also reads the runs' games and moves), whose derived
+# tables the derivation then replaces.
+cp -r "$DATA" "$work/data"
 scripts/findings_derive.sh "$BIN" "$DATA" "$work/data" "${values[@]}"
 python3 scripts/findings.py page "$work/data" > "$work/page.md"
 python3 scripts/findings.py plots "$work/data" "$work/plots"

@@ -108,22 +108,30 @@ def moves_rows(data, run):
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def queens_gone(data, run, opening_plies=6):
-    """Dream Chess 46: games whose six opening plies took both Queens, and their draw rate
-    against the others' (the claim an earlier page got wrong)."""
+def queens_gone(data, run, opening_plies=6, by_ply=20):
+    """Dream Chess 46: games whose opening took both Queens, games without Queens by ply
+    `by_ply`, and the draw rate of those and of the others (claims an earlier page got wrong).
+    moves.csv starts after the opening: its row of ply k holds the material before the game's
+    ply opening_plies + k."""
     gpath = os.path.join(data, run, "games.csv")
     games = read_csv(gpath)
-    header = [h for h in games[0] if h.startswith("white_") and h != "white_"]
-    q = header.index("white_queen")
-    after = {}
+    q = [h for h in games[0] if h.startswith("white_")].index("white_queen")
+    rows = {}
     for m in moves_rows(data, run):
-        if int(m["ply"]) == opening_plies + 1:
-            sides = m["material"].split("/")
-            after[m["game_id"]] = all(int(s.split("-")[q]) == 0 for s in sides)
-    gone = [g for g in games if after.get(g["game_id"], False)]
-    rest = [g for g in games if not after.get(g["game_id"], False)]
+        rows[(m["game_id"], int(m["ply"]))] = m["material"]
+
+    def gone(game, ply):
+        # A game that ended earlier keeps its final material (games.csv).
+        material = rows.get((game["game_id"], ply - opening_plies))
+        if material is None:
+            return int(game["white_queen"]) == 0 and int(game["black_queen"]) == 0
+        return all(int(side.split("-")[q]) == 0 for side in material.split("/"))
+
+    in_opening = sum(gone(g, opening_plies + 1) for g in games)
+    early = [g for g in games if gone(g, by_ply + 1)]
+    rest = [g for g in games if not gone(g, by_ply + 1)]
     draws = lambda gs: sum(g["result"] == "1/2-1/2" for g in gs) / max(len(gs), 1)
-    return len(games), len(gone), draws(gone), draws(rest)
+    return len(games), in_opening, len(early), draws(early), draws(rest)
 
 
 def cost_minutes(data, run):
@@ -140,9 +148,9 @@ def repo_megabytes(data):
 
 
 def values_table(values, runs, path):
-    """Estimable piece values of each run side by side; the others with the reason."""
-    pieces, reasons = [], {}
-    cells = {}
+    """Estimable piece values of each run side by side (the unit marked), "–" for the
+    others, and the fit's reason for those, per level."""
+    pieces, cells, reasons = [], {}, {}
     for run in runs:
         for r in values.get(run, []):
             p = r["piece"]
@@ -151,14 +159,15 @@ def values_table(values, runs, path):
             v = field(r, "value", path, empty=True)
             if v is not None and r["low"] != "":
                 cells[(p, run)] = f"{v:.2f} [{float(r['low']):.2f}, {float(r['high']):.2f}]"
-            elif v is not None:
-                cells[(p, run)] = f"{v:.2f} (unit)"
+            elif v is not None and r["note"].startswith("the unit"):
+                cells[(p, run)] = f"{v:.2f} (the unit)"
             else:
                 cells[(p, run)] = "–"
-                reasons.setdefault(p, r["note"])
-    header = ["piece"] + [run.split("/")[-1].replace("nodes-", "") + " nodes" for run in runs]
+                reasons.setdefault((run, r["note"]), []).append(p)
+    level = lambda run: kilo(int(run.rsplit("nodes-", 1)[-1]))
+    header = ["piece"] + [f"{level(run)} nodes" for run in runs]
     rows = [[p] + [cells.get((p, run), "") for run in runs] for p in pieces]
-    notes = [f"- {p}: {reasons[p]}" for p in pieces if p in reasons]
+    notes = [f"- at {level(run)} nodes, {', '.join(ps)}: {note}" for (run, note), ps in reasons.items()]
     return md_table(header, rows) + ("\n\nNot shown (–), with the fit's reason:\n\n" + "\n".join(notes) if notes else "")
 
 
@@ -186,6 +195,8 @@ def render(data):
     ladder = read_csv(os.path.join(data, "ladder.csv"))
     trend = read_csv(os.path.join(data, "trend.csv"))
     vpath = os.path.join(data, "piece_values.csv")
+    bpath = os.path.join(data, "balance.csv")
+    balance = read_csv(bpath)
     values = {}
     for r in read_csv(vpath):
         values.setdefault(r["run"], []).append(r)
@@ -211,8 +222,9 @@ def render(data):
                          f"{float(r['mean_plies']):.0f}"])
         k = key(v)
         facts[f"{k}_edge"] = edge_verdict(lv)
-        for r in lv:
+        for r, c in zip(lv, costs):
             n = kilo(int(r["nodes"]))
+            facts[f"{k}_seconds_per_game_{n}"] = f"{60 * c / int(r['games']):.0f}"
             facts[f"{k}_ws_{n}"] = est(r, "white_score")
             facts[f"{k}_dr_{n}"] = est(r, "draw_rate", pct=True)
             facts[f"{k}_unc_{n}"] = f"{r['unconverted_games']} of {r['games']}"
@@ -221,6 +233,12 @@ def render(data):
         draws = sum(round(float(r["draw_rate"]) * int(r["games"])) for r in lv)
         unconv = sum(int(r["unconverted_games"]) for r in lv)
         facts[f"{k}_draws_all"] = str(draws)
+        ends = {}
+        for b in balance:
+            if b["variant"] == v and b["engine_a"] == OURS:
+                for end in ("repetition", "move_rule", "max_plies", "stalemate", "insufficient_material"):
+                    ends[end] = ends.get(end, 0) + field(b, f"end_{end}", bpath, int)
+        facts[f"{k}_draw_ends"] = ", ".join(f"{n} by {e.replace('_', ' ')}" for e, n in ends.items() if n) or "none"
         facts[f"{k}_unc_all"] = str(unconv)
         facts[f"{k}_unc_share"] = f"{100 * unconv / draws:.0f}%" if draws else "none"
         for t in trend:
@@ -272,16 +290,20 @@ def render(data):
     facts["calibration_agreement"] = "; ".join(agree) if agree else "no calibration run is in the data"
 
     # The claims an earlier page made, recomputed.
-    if any(r["variant"] == "dream-chess-46" for r in ours):
-        n_all, gone, d_gone, d_rest = 0, 0, 0.0, 0.0
-        parts = []
-        for r in sorted((r for r in ours if r["variant"] == "dream-chess-46"), key=lambda r: int(r["nodes"])):
-            n, g, dg, dr = queens_gone(data, r["run"])
-            parts.append(f"{g} of {n} at {kilo(int(r['nodes']))}")
-            if n_all == 0:
-                n_all, gone, d_gone, d_rest = n, g, dg, dr
-        facts["dream_queens_gone"] = "; ".join(parts)
-        facts["dream_queens_draws"] = f"{100 * d_gone:.0f}% against {100 * d_rest:.0f}%"
+    dream = sorted((r for r in ours if r["variant"] == "dream-chess-46"), key=lambda r: int(r["nodes"]))
+    qrows, more, opening_share = [], [], []
+    for r in dream:
+        n, opening, early, d_early, d_rest = queens_gone(data, r["run"])
+        qrows.append([kilo(int(r["nodes"])), n, opening, early, f"{100 * d_early:.0f}%", f"{100 * d_rest:.0f}%"])
+        more.append(d_early > d_rest)
+        opening_share.append(f"{opening} of {n}")
+    facts["dream_queens_table"] = md_table(
+        ["nodes", "games", "both Queens gone in the six opening plies", "both gone by ply 20",
+         "draws of those", "draws of the others"], qrows)
+    facts["dream_queens_opening"] = " / ".join(sorted(set(opening_share)))
+    facts["dream_queens_draws"] = ("more often at every level" if all(more) else
+                                   "less often at every level" if not any(more) else
+                                   "more often at some levels only")
     return string.Formatter().vformat(open(TEMPLATE, encoding="utf-8").read(), (), facts)
 
 

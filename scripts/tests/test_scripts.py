@@ -364,6 +364,33 @@ class Findings(ScriptTest):
         self.assertFails(run(FINDINGS, "page", self.path("data"), cwd=self.dir),
                          "findings_page.md", "placeholder", "stockfish")
 
+    def test_findings_check_passes_on_the_record_and_fails_on_an_edited_figure(self):
+        import shutil
+
+        binary = os.path.join(REPO, "target", "release", "variantlab")
+        self.assertTrue(os.path.exists(binary), "build first: make build")
+        shutil.copytree(os.path.join(REPO, "data", "findings"), self.path("data"))
+        shutil.copytree(os.path.join(REPO, "docs", "findings"), self.path("docs", "findings"))
+        shutil.copy(os.path.join(REPO, "docs", "findings.md"), self.path("docs", "findings.md"))
+        env = dict(os.environ, FINDINGS_DATA=self.path("data"), FINDINGS_PAGE=self.path("docs", "findings.md"))
+        check = lambda: subprocess.run(["scripts/findings_check.sh", binary, "--fast"], cwd=REPO, env=env,
+                                       capture_output=True, text=True, timeout=600)
+        result = check()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        page = read(self.path("docs", "findings.md"))
+        edited = page.replace("| Chess | 4k | 600 | 0.524", "| Chess | 4k | 600 | 0.525", 1)
+        self.assertNotEqual(edited, page)
+        write(self.path("docs", "findings.md"), edited)
+        result = check()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("findings.md differs", result.stderr)
+        write(self.path("docs", "findings.md"), page)
+        ladder = read(self.path("data", "ladder.csv"))
+        write(self.path("data", "ladder.csv"), ladder.replace(",0.5242,", ",0.5243,", 1))
+        result = check()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("ladder.csv differs", result.stderr)
+
     def test_usage(self):
         result = run(FINDINGS, "ladder", cwd=self.dir)
         self.assertEqual(result.returncode, 1)
