@@ -78,7 +78,7 @@ piece-values: build ## Piece values of every variant from the tuned evaluation (
 findings: build ## The findings study of docs/findings.md: every variant at 1k, 4k and 16k nodes a move and the Stockfish calibration (about 2.5 hours on 2 cores; resumable), data/findings/, the page and its plots
 	scripts/findings.sh $(BIN) out/findings
 
-findings-check: build ## Recompute every figure of docs/findings.md from data/findings/ (refitting the piece values: about an hour) and fail on any difference
+findings-check: build ## Recompute every figure of docs/findings.md from data/findings/ (refitting the piece values of every run: about 20 minutes on 2 cores) and fail on any difference
 	scripts/findings_check.sh $(BIN)
 
 findings-check-fast: build ## findings-check without refitting the piece values (seconds; part of make test)

@@ -6,7 +6,7 @@
 #
 # Usage: scripts/findings_check.sh BIN [--fast]
 # --fast keeps the committed piece_values.csv instead of refitting it (seconds instead of about
-# an hour; `make test` runs this form, `make findings-check` the whole).
+# 20 minutes; `make test` runs this form, `make findings-check` the whole).
 set -euo pipefail
 BIN=${1:?usage: findings_check.sh BIN [--fast]}
 FAST=${2:-}

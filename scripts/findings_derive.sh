@@ -6,7 +6,7 @@
 #
 # Usage: scripts/findings_derive.sh BIN RECORD DEST [--no-values]
 # --no-values takes piece_values.csv from RECORD instead of refitting it (the refit is most of
-# the cost: about an hour on 2 cores); `make findings-check` refits, the fast check in
+# the cost: about 20 minutes on 2 cores); `make findings-check` refits, the fast check in
 # `make test` does not. FINDINGS_VALUES_CACHE=DIR keeps each run's fit in DIR and reuses it while
 # it is newer than the run's games.csv (make findings: out/findings/values).
 set -euo pipefail
