@@ -75,7 +75,7 @@ piece-values: build ## Piece values of every variant from the tuned evaluation (
 	python3 scripts/piece_values_table.py $(foreach v,$(PV_VARIANTS),out/piece-values/$(v)/piece_values.csv out/piece-values/$(v)/balanced/piece_values.csv) > out/piece-values/table.md
 	@echo "wrote out/piece-values/table.md"
 
-findings: build ## The findings study of docs/findings.md: every variant at 1k, 4k and 16k nodes a move and the Stockfish calibration (about 2.5 hours on 2 cores; resumable), data/findings/, the page and its plots
+findings: build ## The findings study of docs/findings.md: every variant at 1k, 4k and 16k nodes a move and the Stockfish calibration (about two hours on 2 cores; resumable), data/findings/, the page and its plots
 	scripts/findings.sh $(BIN) out/findings
 
 findings-check: build ## Recompute every figure of docs/findings.md from data/findings/ (refitting the piece values of every run: about 20 minutes on 2 cores) and fail on any difference

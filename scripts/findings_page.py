@@ -134,10 +134,15 @@ def queens_gone(data, run, opening_plies=6, by_ply=20):
     return len(games), in_opening, len(early), draws(early), draws(rest)
 
 
-def cost_minutes(data, run):
-    """CPU minutes the run's games took as recorded (games.csv's wall_ms, one thread a game)."""
+def cost_minutes(data, run, rates):
+    """A run's cost in CPU minutes, estimated from its plies (games.csv) and the CPU seconds
+    per ply measured for its variant and level (cost.csv, scripts/findings_cost.sh)."""
     path = os.path.join(data, run, "games.csv")
-    return sum(field(g, "wall_ms", path, int) for g in read_csv(path)) / 60000
+    plies = sum(field(g, "plies", path, int) for g in read_csv(path))
+    variant, nodes = run.split("/")[0], int(run.rsplit("nodes-", 1)[-1])
+    if (variant, nodes) not in rates:
+        fail(f"{os.path.join(data, 'cost.csv')}: no measurement of {variant} at {nodes} nodes")
+    return plies * rates[(variant, nodes)] / 60
 
 
 def repo_megabytes(data):
@@ -209,10 +214,16 @@ def render(data):
 
     # The ladder and cost tables.
     rows, cost_rows, holds = [], [], []
+    cpath = os.path.join(data, "cost.csv")
+    cost = read_csv(cpath)
+    rates = {(c["variant"], field(c, "nodes", cpath, int)):
+             field(c, "cpu_seconds", cpath) / field(c, "plies", cpath) for c in cost}
+    facts["cost_cpu"] = cost[0]["cpu"]
+    facts["cost_sample"] = cost[0]["games"]
     total = 0.0
     for v in variants:
         lv = sorted((r for r in ours if r["variant"] == v), key=lambda r: int(r["nodes"]))
-        costs = [cost_minutes(data, r["run"]) for r in lv]
+        costs = [cost_minutes(data, r["run"], rates) for r in lv]
         total += sum(costs)
         cost_rows.append([NAMES[v], lv[0]["games"]] + [f"{c:.1f}" for c in costs])
         for r in lv:
@@ -247,9 +258,9 @@ def render(data):
                 digits = 0 if t["figure"] == "mean_plies" else 3
                 facts[f"{k}_trend_{t['figure']}"] = trend_words(t, pct, digits)
         facts[f"{k}_values"] = values_table(values, [r["run"] for r in lv], vpath)
-        rates = [float(r["draw_rate"]) for r in lv]
+        draw_rates = [float(r["draw_rate"]) for r in lv]
         holds.append([NAMES[v], facts[f"{k}_edge"],
-                      " → ".join(f"{100 * x:.0f}%" for x in rates),
+                      " → ".join(f"{100 * x:.0f}%" for x in draw_rates),
                       facts[f"{k}_unc_share"],
                       piece_order(values, [r["run"] for r in lv], vpath)])
     facts["ladder_table"] = md_table(
@@ -262,6 +273,8 @@ def render(data):
          "order of the pieces estimable at every level"], holds)
     facts["cost_total_hours"] = f"{total / 60:.1f}"
     facts["cost_wall_hours"] = f"{total / 120:.1f}"
+    facts["cost_total_minutes"] = f"{total:.0f}"
+    facts["cost_wall_minutes"] = f"{total / 2:.0f}"
 
     # The calibration: chess by stronger engines on the same openings.
     calib = [r for r in ladder if r["variant"] == "chess" and r["players"] != OURS]
