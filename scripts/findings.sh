@@ -27,7 +27,7 @@ OPENINGS=balanced-plies:6
 DATA=data/findings
 
 # Games per variant and level, sized so that the whole study (three levels, the calibration and
-# the piece values) takes about two hours and a half on the 2-core machine; docs/findings.md
+# the piece values) takes about two hours on the 2-core machine; docs/findings.md
 # gives each variant's cost.
 declare -A GAMES=(
   [chess]=600
