@@ -51,10 +51,7 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
     w(format!("maxFile = {}", (b'a' + files - 1) as char));
     w(format!("maxRank = {ranks}"));
 
-    // Pieces: the chess types first removed, then each piece as a type with its movement.
-    for k in ["pawn", "knight", "bishop", "rook", "queen"] {
-        w(format!("{k} = -"));
-    }
+    // Pieces: each as a type with its movement; the chess types not used are removed.
     let pawn = spec.double_step.map(|d| d.letter);
     let mut used: Vec<&str> = Vec::new();
     let mut custom = 0;
@@ -92,6 +89,11 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
                 w(format!("customPiece{custom} = {l}:{}", p.betza));
                 type_of.push((p.letter, format!("customPiece{custom}")));
             }
+        }
+    }
+    for k in ["pawn", "knight", "bishop", "rook", "queen"] {
+        if !used.contains(&k) {
+            w(format!("{k} = -"));
         }
     }
     let is_type = |c: char, k: &str| type_of.iter().any(|(l, t)| *l == c && t == k);
