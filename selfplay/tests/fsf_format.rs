@@ -224,33 +224,35 @@ fn bad_ini_files_are_refused_naming_the_key() {
             ":1: [mine:nosuch]: unknown parent \"nosuch\"",
         ),
         (
-            "[mine]\ncustomPiece1 = a:mNcpR\n",
+            "[mine:chess]\ncustomPiece1 = a:mNcpR\n",
             "mine",
             ":2: [mine] customPiece1: the movement \"mNcpR\": bad Betza string \"mNcpR\" at column 4: unsupported modifier 'p'",
         ),
         ("[other]\nmaxFile = j\n", "mine", "no section [mine] in the file; its sections: other"),
         (
-            "[mine]\npieceDrops = true\n",
+            "[mine:chess]\npieceDrops = true\n",
             "mine",
             ":2: [mine] pieceDrops: \"true\": not supported",
         ),
         (
-            "[mine]\nmaxRank = 7\n",
+            "[mine:chess]\nmaxRank = 7\n",
             "mine",
             "[mine] startFen: the default start position: 8 ranks, the board has 7",
         ),
         (
-            "[mine]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNQ w KQkq - 0 1\n",
+            "[mine:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNQ w KQkq - 0 1\n",
             "mine",
             ":2: [mine] startFen: castling right K, but no castling piece",
         ),
         (
-            "[mine]\nknight = -\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+            "[mine:chess]\nknight = -\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
             "mine",
             ":3: [mine] (setup):",
         ),
-        ("[mine]\nking = -\n", "mine", ":2: [mine] king: a variant without a royal King"),
-        ("[mine]\nthis line\n", "mine", ":2: [mine]: \"this line\" is not `key = value`"),
+        ("[mine:chess]\nking = -\n", "mine", ":2: [mine] king: a variant without a royal King"),
+        // A section without a parent has no pieces (Fairy-Stockfish's reset), so no King.
+        ("[mine]\nmaxFile = h\n", "mine", ":1: [mine] king: no King"),
+        ("[mine:chess]\nthis line\n", "mine", ":2: [mine]: \"this line\" is not `key = value`"),
     ];
     for (i, (text, section, expected)) in cases.iter().enumerate() {
         let path = dir.join(format!("bad{i}.ini"));

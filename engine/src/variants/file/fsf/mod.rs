@@ -50,14 +50,19 @@ pub(crate) struct Section {
     pub(crate) parent: Option<String>,
     pub(crate) at: At,
     pub(crate) entries: Vec<Entry>,
+    /// The first malformed or doubled line: an error when this section is read, not when
+    /// another one of the file is.
+    pub(crate) problem: Option<VariantFileError>,
 }
 
 /// Splits an `.ini` text into its sections. Lines before the first section, blank lines and
 /// lines starting with `#` or `;` are comments; any other line must be `key = value`.
 ///
+/// A line that is neither, or a key written twice in one section (Fairy-Stockfish keeps the
+/// last; a doubled key is more likely a mistake), is the section's [`Section::problem`].
+///
 /// # Errors
-/// A line that is neither, a section header without its `]`, or a key written twice in one
-/// section (Fairy-Stockfish keeps the last; a doubled key is more likely a mistake).
+/// A section header without its `]`, or a section defined twice.
 pub(crate) fn sections(origin: &str, text: &str) -> Result<Vec<Section>, VariantFileError> {
     let mut out: Vec<Section> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -101,6 +106,7 @@ pub(crate) fn sections(origin: &str, text: &str) -> Result<Vec<Section>, Variant
                     section: name.to_string(),
                 },
                 entries: Vec::new(),
+                problem: None,
             });
             continue;
         }
@@ -112,16 +118,17 @@ pub(crate) fn sections(origin: &str, text: &str) -> Result<Vec<Section>, Variant
             continue;
         };
         let Some((k, v)) = s.split_once('=') else {
-            return Err(VariantFileError {
+            sec.problem.get_or_insert(VariantFileError {
                 file: origin.to_string(),
                 line: Some(line),
                 field: format!("[{}]", sec.name),
                 message: format!("{s:?} is not `key = value`"),
             });
+            continue;
         };
         let (key, value) = (k.trim().to_string(), v.trim().to_string());
         if let Some(prev) = sec.entries.iter().find(|e| e.key == key) {
-            return Err(VariantFileError {
+            sec.problem.get_or_insert(VariantFileError {
                 file: origin.to_string(),
                 line: Some(line),
                 field: format!("[{}] {key}", sec.name),
@@ -130,6 +137,7 @@ pub(crate) fn sections(origin: &str, text: &str) -> Result<Vec<Section>, Variant
                     prev.at.line
                 ),
             });
+            continue;
         }
         let at = At {
             file: origin.to_string(),
@@ -139,6 +147,16 @@ pub(crate) fn sections(origin: &str, text: &str) -> Result<Vec<Section>, Variant
         sec.entries.push(Entry { key, value, at });
     }
     Ok(out)
+}
+
+/// A section with its ancestors.
+pub(crate) struct Resolved {
+    /// The keys in force, each where it was last written.
+    pub(crate) entries: Vec<Entry>,
+    /// The section's header.
+    pub(crate) at: At,
+    /// The sections, root first.
+    pub(crate) chain: Vec<Section>,
 }
 
 /// The keys in force for `name`: its ancestors' first, each overridden by its children's
@@ -152,7 +170,7 @@ pub(crate) fn resolve(
     catalogue: &[Section],
     origin: &str,
     name: &str,
-) -> Result<(Vec<Entry>, At), VariantFileError> {
+) -> Result<Resolved, VariantFileError> {
     let Some(idx) = file.iter().position(|s| s.name == name) else {
         let names: Vec<&str> = file.iter().map(|s| s.name.as_str()).collect();
         return Err(VariantFileError {
@@ -226,6 +244,9 @@ pub(crate) fn resolve(
         };
         chain.push(next);
     }
+    if let Some(p) = chain.iter().rev().find_map(|s| s.problem.clone()) {
+        return Err(p);
+    }
     let mut merged: Vec<Entry> = Vec::new();
     for s in chain.iter().rev() {
         for e in &s.entries {
@@ -235,7 +256,11 @@ pub(crate) fn resolve(
             }
         }
     }
-    Ok((merged, file[idx].at.clone()))
+    Ok(Resolved {
+        entries: merged,
+        at: file[idx].at.clone(),
+        chain: chain.into_iter().rev().cloned().collect(),
+    })
 }
 
 /// Whether a variant file's path is Fairy-Stockfish's format (by its extension).

@@ -222,10 +222,11 @@ struct Piece {
 pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, VariantFileError> {
     let file = sections(origin, text)?;
     let catalogue = sections(CATALOGUE_ORIGIN, CATALOGUE).expect("the catalogue is well-formed");
-    let (entries, sec) = resolve(&file, &catalogue, origin, name)?;
-    let n = entries.len();
+    let resolved = resolve(&file, &catalogue, origin, name)?;
+    let sec = resolved.at.clone();
+    let n = resolved.entries.len();
     let keys = Keys {
-        entries,
+        entries: resolved.entries.clone(),
         used: RefCell::new(vec![false; n]),
     };
     let mut out = Out::default();
@@ -252,132 +253,120 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     };
     let board = Board { files, ranks };
 
-    // Pieces.
-    let mut pieces: Vec<Piece> = Vec::new();
-    let chess = ["pawn", "knight", "bishop", "rook", "queen"];
+    // Pieces, section by section from the root as Fairy-Stockfish builds them: a section
+    // without a parent starts from none (the catalogue's `chess` names chess's); a letter
+    // given to a piece type takes it from the type that had it.
     let mut slots: Vec<(String, Option<&str>, i32)> = TYPES
         .iter()
         .map(|(k, b, v)| (k.to_string(), *b, *v))
         .collect();
     slots.extend((1..=CUSTOMS).map(|i| (format!("customPiece{i}"), None, CUSTOM_VALUE)));
     slots.push(("king".to_string(), Some("K"), 0));
-    for (key, fixed, value) in &slots {
-        let entry = keys.get(key);
-        let default_letter = if chess.contains(&key.as_str()) || key == "king" {
-            key.chars().next().map(|c| c.to_ascii_uppercase())
-        } else {
-            None
-        };
-        let default_letter = match key.as_str() {
-            "knight" => Some('N'),
-            _ => default_letter,
-        };
-        let (letter, betza_text, piece_at) = match entry {
-            None => match default_letter {
-                Some(l) => (l, fixed.unwrap_or("").to_string(), None),
-                None => continue,
-            },
-            Some(e) => {
-                let v = e.value.as_str();
-                let mut cs = v.chars();
-                let first = cs.next();
-                match first {
-                    None | Some('-') => continue,
-                    Some(c) if c.is_ascii_alphabetic() => {
-                        let rest = &v[1..];
-                        let betza_text = match (fixed, key.as_str()) {
-                            (Some(b), "king") if rest.is_empty() => b.to_string(),
-                            (_, "king") | (None, _) => match rest.strip_prefix(':') {
-                                Some(b) if !b.trim().is_empty() => b.trim().to_string(),
-                                _ => {
-                                    return Err(key_err(
-                                        e,
-                                        format!("{v:?}: expected a letter, ':' and a Betza movement (`a:mNcK`)"),
-                                    ))
-                                }
-                            },
-                            (Some(b), _) if rest.is_empty() => b.to_string(),
-                            (Some(_), _) => {
-                                return Err(key_err(
-                                    e,
-                                    format!("{v:?}: a built-in piece type takes only its letter; use a customPiece for another movement"),
-                                ))
-                            }
-                        };
-                        (c.to_ascii_uppercase(), betza_text, Some(e.at.clone()))
-                    }
-                    Some(_) => {
+    let slot_of = |key: &str| slots.iter().position(|(k, _, _)| k == key).unwrap_or(0);
+    let mut pieces: Vec<Piece> = Vec::new();
+    // The letters of each section's piece types, to read its piece sets (`qrbn`) with.
+    let mut snapshots: Vec<(String, String, Vec<(String, char)>)> = Vec::new();
+    for section in &resolved.chain {
+        for (key, fixed, value) in &slots {
+            let Some(e) = section.entries.iter().find(|e| &e.key == key) else {
+                continue;
+            };
+            keys.get(key);
+            pieces.retain(|p| &p.key != key);
+            let v = e.value.as_str();
+            let first = v.chars().next();
+            let c = match first {
+                None | Some('-') => continue,
+                Some(c) if c.is_ascii_alphabetic() => c,
+                Some(_) => {
+                    return Err(key_err(
+                        e,
+                        format!("{v:?}: expected a letter, or '-' to remove the piece"),
+                    ))
+                }
+            };
+            let rest = &v[c.len_utf8()..];
+            let betza_text = match (fixed, key.as_str()) {
+                (Some(b), "king") if rest.is_empty() => b.to_string(),
+                (_, "king") | (None, _) => match rest.strip_prefix(':') {
+                    Some(b) if !b.trim().is_empty() => b.trim().to_string(),
+                    _ => {
                         return Err(key_err(
                             e,
-                            format!("{v:?}: expected a letter, or '-' to remove the piece"),
+                            format!("{v:?}: expected a letter, ':' and a Betza movement (`a:mNcK`)"),
                         ))
                     }
+                },
+                (Some(b), _) if rest.is_empty() => b.to_string(),
+                (Some(_), _) => {
+                    return Err(key_err(
+                        e,
+                        format!("{v:?}: a built-in piece type takes only its letter; use a customPiece for another movement"),
+                    ))
                 }
+            };
+            if betza_text.is_empty() {
+                return Err(key_err(e, "a piece that never moves is not supported"));
             }
-        };
-        if betza_text.is_empty() {
-            let e = entry.expect("the immobile type is never a default piece");
-            return Err(key_err(e, "a piece that never moves is not supported"));
-        }
-        if let Err(err) = betza::parse(&betza_text) {
-            let m = format!("the movement {betza_text:?}: {err}");
-            return Err(match entry {
-                Some(e) => key_err(e, m),
-                None => VariantFileError {
-                    file: at_file(&piece_at),
-                    line: None,
-                    field: key.clone(),
-                    message: m,
-                },
+            if let Err(err) = betza::parse(&betza_text) {
+                return Err(key_err(e, format!("the movement {betza_text:?}: {err}")));
+            }
+            let letter = c.to_ascii_uppercase();
+            pieces.retain(|p| p.letter != letter);
+            pieces.push(Piece {
+                key: key.clone(),
+                letter,
+                betza: betza_text,
+                value: *value,
+                royal: key == "king",
+                at: Some(e.at.clone()),
             });
         }
-        if let Some(other) = pieces.iter().find(|p| p.letter == letter) {
-            let m = format!("letter {letter} is also the {}'s", other.key);
-            return Err(match entry {
-                Some(e) => key_err(e, m),
-                None => VariantFileError {
-                    file: origin.into(),
-                    line: Some(sec.line),
-                    field: format!("[{name}] {key}"),
-                    message: m,
-                },
-            });
-        }
-        pieces.push(Piece {
-            key: key.clone(),
-            letter,
-            betza: betza_text,
-            value: *value,
-            royal: key == "king",
-            at: piece_at,
-        });
-    }
-    let Some(king) = pieces.iter().find(|p| p.royal) else {
-        let e = keys
-            .get("king")
-            .expect("the King is removed only by its key");
-        return Err(key_err(
-            e,
-            "a variant without a royal King is not supported (extinction and bare-King rules are not in the engine yet)",
+        snapshots.push((
+            section.at.file.clone(),
+            section.name.clone(),
+            pieces.iter().map(|p| (p.key.clone(), p.letter)).collect(),
         ));
+    }
+    pieces.sort_by_key(|p| slot_of(&p.key));
+    let Some(king) = pieces.iter().find(|p| p.royal) else {
+        let m = "a variant without a royal King is not supported (extinction and bare-King rules are not in the engine yet)";
+        return Err(match keys.get("king") {
+            Some(e) => key_err(e, m),
+            None => VariantFileError {
+                file: sec.file.clone(),
+                line: Some(sec.line),
+                field: format!("[{name}] king"),
+                message: format!("no King: {m}"),
+            },
+        });
     };
     let king_letter = king.letter;
     let letter_of = |key: &str| pieces.iter().find(|p| p.key == key).map(|p| p.letter);
     let pawn = letter_of("pawn");
 
-    // Piece sets written as letters (`qrbn`, `-`).
+    // Piece sets written as letters (`qrbn`, `-`), read with the letters of the section that
+    // wrote them: a set names piece types, which keep their place if a child renames them.
     let set = |e: &Entry| -> Result<Vec<char>, VariantFileError> {
+        let snap = snapshots
+            .iter()
+            .find(|(f, s, _)| *f == e.at.file && *s == e.at.section)
+            .map(|(_, _, v)| v.as_slice())
+            .unwrap_or(&[]);
         let mut v = Vec::new();
         for c in e.value.chars().filter(|c| !c.is_whitespace()) {
             if c == '-' {
                 continue;
             }
             let u = c.to_ascii_uppercase();
-            if !pieces.iter().any(|p| p.letter == u) {
+            let Some((key, _)) = snap.iter().find(|(_, l)| *l == u) else {
                 return Err(key_err(e, format!("{c:?} is no piece of this variant")));
-            }
-            if !v.contains(&u) {
-                v.push(u);
+            };
+            // A type removed since is no longer a choice (Fairy-Stockfish drops it too).
+            if let Some(p) = pieces.iter().find(|p| &p.key == key) {
+                if !v.contains(&p.letter) {
+                    v.push(p.letter);
+                }
             }
         }
         Ok(v)
@@ -418,9 +407,11 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     }
     let grid = read_board(fields[0], &board).map_err(fen_err)?;
     let rights = fields.get(2).copied().unwrap_or("-");
-    let ep = fields.get(3).copied().unwrap_or("-");
+    // Fairy-Stockfish reads a FEN without its en passant field (`w - 0 1`) as having none.
+    let ep_given = fields.get(3).is_some_and(|f| f.parse::<u32>().is_err());
+    let ep = if ep_given { fields[3] } else { "-" };
     let mut setup = format!("{} {} {rights} {ep}", fields[0], fields[1]);
-    for f in fields.iter().skip(4) {
+    for f in fields.iter().skip(if ep_given { 4 } else { 3 }) {
         setup.push(' ');
         setup.push_str(f);
     }
@@ -886,11 +877,6 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         toml: out.text,
         origins: out.origins,
     })
-}
-
-fn at_file(at: &Option<At>) -> String {
-    at.as_ref()
-        .map_or_else(|| CATALOGUE_ORIGIN.to_string(), |a| a.file.clone())
 }
 
 /// The TOML text being written, with the `.ini` origin of each line.
