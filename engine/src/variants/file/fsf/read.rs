@@ -203,6 +203,9 @@ impl Keys {
     }
 }
 
+/// Each piece type's letter after one section: (type key, letter).
+type Letters = Vec<(String, char)>;
+
 /// A piece of the translated variant.
 struct Piece {
     key: String,
@@ -265,7 +268,7 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     let slot_of = |key: &str| slots.iter().position(|(k, _, _)| k == key).unwrap_or(0);
     let mut pieces: Vec<Piece> = Vec::new();
     // The letters of each section's piece types, to read its piece sets (`qrbn`) with.
-    let mut snapshots: Vec<(String, String, Vec<(String, char)>)> = Vec::new();
+    let mut snapshots: Vec<(String, String, Letters)> = Vec::new();
     for section in &resolved.chain {
         for (key, fixed, value) in &slots {
             let Some(e) = section.entries.iter().find(|e| &e.key == key) else {

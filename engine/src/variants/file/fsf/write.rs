@@ -278,7 +278,7 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
     }
 
     // Game end.
-    if spec.move_rule_plies % 2 != 0 {
+    if !spec.move_rule_plies.is_multiple_of(2) {
         return Err("a move-count rule of an odd number of plies cannot be expressed".into());
     }
     w(format!("nMoveRule = {}", spec.move_rule_plies / 2));
