@@ -12,6 +12,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use variantlab_engine::search::{Limits, SearchConfig};
+use variantlab_engine::variants::file::fsf;
 use variantlab_engine::VariantKind;
 
 /// The `--openings` help of `play`, `study` and `sprt`: one text for the three.
@@ -70,7 +71,8 @@ struct WorkerArgs {
 pub struct Cli {
     /// A variant defined in a TOML file (docs/variant-files.md): loaded before the command
     /// runs, its `name` is then a variant name like the built-in ones, and the default
-    /// `--variant` of the command.
+    /// `--variant` of the command. A Fairy-Stockfish `.ini` file: the section the command's
+    /// `--variant` names (or its only one).
     #[arg(long, global = true, value_name = "FILE")]
     variant_file: Option<PathBuf>,
     #[command(subcommand)]
@@ -204,6 +206,14 @@ enum Command {
     /// Speak UCI on standard input and output: the engine as a process, for tournament
     /// managers, GUIs and `engine:` players (option `UCI_Variant` picks the variant).
     Uci,
+    /// Write a variant in another program's format: `--fsf VARIANT` prints a built-in
+    /// chess-family variant, or the --variant-file's, as a Fairy-Stockfish `variants.ini`
+    /// section (docs/variant-files.md); a rule the format cannot express is an error.
+    Export {
+        /// The variant to write in Fairy-Stockfish's format.
+        #[arg(long, value_name = "VARIANT")]
+        fsf: String,
+    },
     /// Run perft on the start position of every variant, one line per depth as it finishes.
     PerftAll {
         /// Depth for every variant [default: deepen each variant while the next depth is
@@ -804,11 +814,50 @@ fn values(a: ValuesArgs) -> Result<()> {
     })
 }
 
+/// The section of an `.ini` variant file a command is about: its `--variant` (of `study`,
+/// the one of its `--variants` that is a section of the file), or else the file's only one.
+fn ini_section(command: &Command, path: &std::path::Path) -> Result<String> {
+    let asked: Vec<String> = match command {
+        Command::Perft { variant, .. } | Command::Search { variant, .. } => {
+            variant.variant.iter().cloned().collect()
+        }
+        Command::Play(a) => a.variant.variant.iter().cloned().collect(),
+        Command::Values(a) => a.variant.variant.iter().cloned().collect(),
+        Command::Sprt(a) => a.variant.variant.iter().cloned().collect(),
+        Command::Study(a) => a.variants.clone(),
+        Command::Bench { variant, .. } => variant.iter().cloned().collect(),
+        Command::Export { fsf } => vec![fsf.clone()],
+        _ => Vec::new(),
+    };
+    let text = variantlab_engine::textfile::read_text_file(
+        path,
+        variantlab_engine::variants::file::MAX_FILE_BYTES,
+    )
+    .with_context(|| path.display().to_string())?;
+    let sections = fsf::section_names(&path.display().to_string(), &text)?;
+    let in_file: Vec<&String> = asked.iter().filter(|a| sections.contains(a)).collect();
+    match (in_file.as_slice(), sections.as_slice(), asked.len()) {
+        ([one], _, _) => Ok((*one).clone()),
+        ([], [only], 0) => Ok(only.clone()),
+        ([], _, 1) => Ok(asked[0].clone()), // not in the file: the reader says so
+        _ => bail!(
+            "{}: name one of its sections with --variant (sections: {})",
+            path.display(),
+            sections.join(", ")
+        ),
+    }
+}
+
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
     if let Some(path) = &cli.variant_file {
-        variantlab_engine::variants::file::load(path)?;
+        if fsf::is_ini(path) {
+            let section = ini_section(&cli.command, path)?;
+            fsf::load_ini(path, &section)?;
+        } else {
+            variantlab_engine::variants::file::load(path)?;
+        }
     }
     match cli.command {
         Command::Variants { json } => inspect::variants_command(json),
@@ -897,6 +946,13 @@ pub fn run() -> Result<()> {
         }
         Command::Uci => crate::commands::uci::run(),
         Command::PerftAll { depth } => inspect::perft_all_command(depth),
+        Command::Export { fsf: name } => {
+            let text = fsf::export_kind(variant(&name)?).map_err(|e| {
+                anyhow::anyhow!("{name} cannot be written in Fairy-Stockfish's format: {e}")
+            })?;
+            print!("{text}");
+            Ok(())
+        }
     }
 }
 

@@ -25,6 +25,7 @@ use std::sync::{Mutex, OnceLock};
 
 mod board;
 mod doc;
+pub mod fsf;
 mod parse;
 mod setup;
 
@@ -141,6 +142,16 @@ impl std::error::Error for VariantFileError {}
 /// The file cannot be read, is not a valid definition, or another definition is loaded.
 pub fn load(path: &Path) -> Result<&'static LoadedVariant, VariantFileError> {
     let origin = path.display().to_string();
+    if fsf::is_ini(path) {
+        return Err(VariantFileError {
+            file: origin,
+            line: None,
+            field: String::new(),
+            message: "a Fairy-Stockfish .ini file holds several variants: name the section \
+                      (`--variant-file FILE.ini --variant NAME`)"
+                .into(),
+        });
+    }
     let text =
         crate::textfile::read_text_file(path, MAX_FILE_BYTES).map_err(|e| VariantFileError {
             file: origin.clone(),

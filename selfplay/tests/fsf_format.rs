@@ -1,0 +1,307 @@
+//! Fairy-Stockfish's variant format (issue #56): every variant of the catalogue
+//! (`data/variants/fairy-stockfish.ini`) and every variant file exported with
+//! `variantlab export --fsf` must give the same perft as Fairy-Stockfish (Debian's
+//! `/usr/games/fairy-stockfish`, or `FAIRY_STOCKFISH`; the comparison is skipped and listed
+//! without it), an exported variant read back must give the same perft as the original, and
+//! bad `.ini` files are refused with the file, line, section and key.
+//!
+//! The cases are data: the catalogue's sections and the files in `data/variants/`.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const DEPTH: u32 = 3;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fresh folder for one test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-fsf-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn catalogue() -> PathBuf {
+    root().join("data/variants/fairy-stockfish.ini")
+}
+
+/// Runs variantlab; (success, stdout, stderr).
+fn variantlab(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(args)
+        .output()
+        .expect("variantlab runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Our perft from the start, `--variant-file FILE [--variant NAME]`.
+fn our_perft(file: Option<&Path>, variant: Option<&str>) -> u64 {
+    let depth = DEPTH.to_string();
+    let mut args: Vec<&str> = Vec::new();
+    let f;
+    if let Some(p) = file {
+        f = p.display().to_string();
+        args.extend(["--variant-file", &f]);
+    }
+    args.extend(["perft", "--depth", &depth, "--json"]);
+    if let Some(v) = variant {
+        args.extend(["--variant", v]);
+    }
+    let (ok, out, err) = variantlab(&args);
+    assert!(ok, "variantlab {args:?}: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("perft --json");
+    v["nodes"].as_u64().expect("nodes")
+}
+
+/// The Fairy-Stockfish program, if there is one.
+fn fairy_stockfish() -> Option<PathBuf> {
+    let p = std::env::var_os("FAIRY_STOCKFISH").map_or_else(
+        || PathBuf::from("/usr/games/fairy-stockfish"),
+        PathBuf::from,
+    );
+    p.exists().then_some(p)
+}
+
+/// Fairy-Stockfish's perft from the start of `variant` (from `ini` if given). Chess960
+/// castling on: without it Fairy-Stockfish 11.1 tests the King's path with a non-corner Rook
+/// still on its cell (the engine lifts it, as Fairy-Stockfish's Chess960 does).
+fn fsf_perft(program: &Path, ini: Option<&Path>, variant: &str) -> u64 {
+    let mut child = Command::new(program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("fairy-stockfish starts");
+    let mut input = String::from("uci\n");
+    if let Some(p) = ini {
+        input += &format!("setoption name VariantPath value {}\n", p.display());
+    }
+    input += &format!(
+        "setoption name UCI_Chess960 value true\nsetoption name UCI_Variant value {variant}\nposition startpos\ngo perft {DEPTH}\nquit\n"
+    );
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("fairy-stockfish ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no perft from fairy-stockfish for {variant}:\n{text}"))
+}
+
+fn sections(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .expect("readable")
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('['))
+        .filter_map(|l| l.split([']', ':']).next().map(str::to_string))
+        .collect()
+}
+
+/// Every section of the catalogue loads and, but for `chess` (a parent only: the name is the
+/// built-in variant's), agrees with Fairy-Stockfish's built-in variant of that name.
+#[test]
+fn catalogue_variants_agree_with_fairy_stockfish() {
+    let fsf = fairy_stockfish();
+    let names = sections(&catalogue());
+    assert!(names.len() >= 10, "{names:?}");
+    let mut compared = 0;
+    for name in names.iter().filter(|n| *n != "chess") {
+        let ours = our_perft(Some(&catalogue()), Some(name));
+        if let Some(p) = &fsf {
+            assert_eq!(ours, fsf_perft(p, None, name), "{name}: perft {DEPTH}");
+            compared += 1;
+        }
+    }
+    if fsf.is_none() {
+        common::skipped(
+            "fsf_format::catalogue_variants_agree_with_fairy_stockfish",
+            "no /usr/games/fairy-stockfish (set FAIRY_STOCKFISH); the catalogue only loaded",
+        );
+    } else {
+        assert_eq!(compared, names.len() - 1);
+    }
+}
+
+/// Each variant file of `data/variants/` and the built-in chess, written in Fairy-Stockfish's
+/// format, reads back to the same perft and gives Fairy-Stockfish the same perft; Dream
+/// Chess 46 is refused, naming the rule.
+#[test]
+fn exported_variants_round_trip_and_agree_with_fairy_stockfish() {
+    let fsf = fairy_stockfish();
+    let dir = temp_dir("export");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("data/variants"))
+        .expect("data/variants")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let mut cases: Vec<(Option<PathBuf>, String)> = vec![(None, "chess".into())];
+    for f in files {
+        let stem = f
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string();
+        cases.push((Some(f), stem));
+    }
+    let mut exported = 0;
+    for (file, name) in &cases {
+        let fstr = file.as_ref().map(|f| f.display().to_string());
+        let mut args: Vec<&str> = Vec::new();
+        if let Some(f) = &fstr {
+            args.extend(["--variant-file", f]);
+        }
+        args.extend(["export", "--fsf", name]);
+        let (ok, out, err) = variantlab(&args);
+        if name == "dream-chess-46" {
+            assert!(!ok, "dream-chess-46 exported:\n{out}");
+            assert!(
+                err.contains("holes in the board cannot be expressed"),
+                "{err}"
+            );
+            continue;
+        }
+        assert!(ok, "export {name}: {err}");
+        let ini = dir.join(format!("{name}.ini"));
+        std::fs::write(&ini, &out).expect("write");
+        let original = our_perft(file.as_deref(), Some(name));
+        // The section is named after the variant; chess's name is the built-in's, so it is
+        // read back under another.
+        let back = if name == "chess" {
+            let renamed = dir.join("chess-back.ini");
+            std::fs::write(&renamed, out.replace("[chess]", "[chess-back]")).expect("write");
+            our_perft(Some(&renamed), Some("chess-back"))
+        } else {
+            our_perft(Some(&ini), Some(name))
+        };
+        assert_eq!(original, back, "{name}: perft {DEPTH} read back\n{out}");
+        if let Some(p) = &fsf {
+            assert_eq!(
+                original,
+                fsf_perft(p, Some(&ini), name),
+                "{name}: Fairy-Stockfish\n{out}"
+            );
+        }
+        exported += 1;
+    }
+    assert!(exported >= 6, "{exported}");
+    if fsf.is_none() {
+        common::skipped(
+            "fsf_format::exported_variants_round_trip_and_agree_with_fairy_stockfish",
+            "no /usr/games/fairy-stockfish (set FAIRY_STOCKFISH); only the round trip checked",
+        );
+    }
+}
+
+/// A bad `.ini` is refused with the file, the line, the section and the key; nothing panics.
+#[test]
+fn bad_ini_files_are_refused_naming_the_key() {
+    let dir = temp_dir("bad");
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "[mine:capablanca]\nmaxFile = j\nstalemateVal = loss\n",
+            "mine",
+            ":3: [mine] stalemateVal: not supported",
+        ),
+        (
+            "[mine:nosuch]\nmaxFile = j\n",
+            "mine",
+            ":1: [mine:nosuch]: unknown parent \"nosuch\"",
+        ),
+        (
+            "[mine:chess]\ncustomPiece1 = a:mNcpR\n",
+            "mine",
+            ":2: [mine] customPiece1: the movement \"mNcpR\": bad Betza string \"mNcpR\" at column 4: unsupported modifier 'p'",
+        ),
+        ("[other]\nmaxFile = j\n", "mine", "no section [mine] in the file; its sections: other"),
+        (
+            "[mine:chess]\npieceDrops = true\n",
+            "mine",
+            ":2: [mine] pieceDrops: \"true\": not supported",
+        ),
+        (
+            "[mine:chess]\nmaxRank = 7\n",
+            "mine",
+            "[mine] startFen: the default start position: 8 ranks, the board has 7",
+        ),
+        (
+            "[mine:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNQ w KQkq - 0 1\n",
+            "mine",
+            ":2: [mine] startFen: castling right K, but no castling piece",
+        ),
+        (
+            "[mine:chess]\nknight = -\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+            "mine",
+            ":3: [mine] (setup):",
+        ),
+        ("[mine:chess]\nking = -\n", "mine", ":2: [mine] king: a variant without a royal King"),
+        // A section without a parent has no pieces (Fairy-Stockfish's reset), so no King.
+        ("[mine]\nmaxFile = h\n", "mine", ":1: [mine] king: no King"),
+        ("[mine:chess]\nthis line\n", "mine", ":2: [mine]: \"this line\" is not `key = value`"),
+    ];
+    for (i, (text, section, expected)) in cases.iter().enumerate() {
+        let path = dir.join(format!("bad{i}.ini"));
+        std::fs::write(&path, text).expect("write");
+        let p = path.display().to_string();
+        let (ok, out, err) = variantlab(&[
+            "--variant-file",
+            &p,
+            "perft",
+            "--variant",
+            section,
+            "--depth",
+            "1",
+        ]);
+        assert!(!ok, "case {i} accepted: {out}");
+        assert!(!err.contains("panicked"), "case {i} panicked: {err}");
+        assert!(
+            err.contains(expected),
+            "case {i}: expected {expected:?} in:\n{err}"
+        );
+        if expected.starts_with(':') {
+            assert!(
+                err.contains(&format!("{p}{expected}")),
+                "case {i}: file and line:\n{err}"
+            );
+        }
+    }
+}
+
+/// A section of a designer's file inherits a catalogue variant and changes it: the changes
+/// are honoured (perft differs from the parent's) and Fairy-Stockfish reads the same file to
+/// the same perft.
+#[test]
+fn a_designers_section_inherits_a_catalogue_variant() {
+    let dir = temp_dir("inherit");
+    let ini = dir.join("mine.ini");
+    std::fs::write(
+        &ini,
+        "# a designer's file: the Queen becomes an Amazon\n[capa-amazon:capablanca]\nqueen = -\namazon = q\npromotionPieceTypes = qcarbn\n",
+    )
+    .expect("write");
+    let ours = our_perft(Some(&ini), Some("capa-amazon"));
+    assert_ne!(ours, our_perft(Some(&catalogue()), Some("capablanca")));
+    match fairy_stockfish() {
+        // Fairy-Stockfish's own capablanca is the parent there.
+        Some(p) => assert_eq!(ours, fsf_perft(&p, Some(&ini), "capa-amazon")),
+        None => common::skipped(
+            "fsf_format::a_designers_section_inherits_a_catalogue_variant",
+            "no /usr/games/fairy-stockfish (set FAIRY_STOCKFISH)",
+        ),
+    }
+}
