@@ -37,6 +37,13 @@ pub const FIGURES: [(&str, usize); 4] = [
     ("mean_plies", 2),
 ];
 
+impl Ladder<'_> {
+    /// Whether the ladder has two node counts or more (runs at one count are not a ladder).
+    pub fn climbs(&self) -> bool {
+        self.rungs.iter().any(|r| r.nodes != self.rungs[0].nodes)
+    }
+}
+
 impl Rung<'_> {
     /// The figure named in [`FIGURES`], if the run has it.
     pub fn figure(&self, name: &str) -> Option<Estimate> {
@@ -195,10 +202,10 @@ pub const TREND_HEADER: [&str; 9] = [
     "per_doubling_high",
 ];
 
-/// `trend.csv`'s rows: each figure of each ladder of two levels or more.
+/// `trend.csv`'s rows: each figure of each ladder of two node counts or more.
 pub fn trend_rows(ladders: &[Ladder]) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
-    for l in ladders.iter().filter(|l| l.rungs.len() >= 2) {
+    for l in ladders.iter().filter(|l| l.climbs()) {
         for (name, digits) in FIGURES {
             let points: Vec<(u64, Estimate)> = l
                 .rungs
@@ -224,7 +231,7 @@ pub fn trend_rows(ladders: &[Ladder]) -> Vec<Vec<String>> {
     rows
 }
 
-/// The report's section on the ladders of two levels or more (empty without one): per
+/// The report's section on the ladders of two node counts or more (empty without one): per
 /// ladder, a table of its levels, White's score and the draw rate by level as interval
 /// charts, and each figure's trend per doubling.
 pub fn report_html(runs: &[RunData]) -> String {
@@ -232,7 +239,7 @@ pub fn report_html(runs: &[RunData]) -> String {
     use crate::analysis::viewer::esc;
     let ladders: Vec<Ladder> = ladders(runs)
         .into_iter()
-        .filter(|l| l.rungs.len() >= 2)
+        .filter(Ladder::climbs)
         .collect();
     if ladders.is_empty() {
         return String::new();
