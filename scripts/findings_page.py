@@ -295,6 +295,16 @@ def render(data):
     shown = [kilo(int(r["nodes"])) for r in ours_chess if side(r) == "+"]
     facts["chess_edge_from"] = (f"from {shown[0]} nodes a move" if shown and shown == [kilo(int(r["nodes"])) for r in ours_chess[len(ours_chess) - len(shown):]]
                                 else "at no level" if not shown else "at " + ", ".join(shown) + " nodes")
+    chess_trend = next((t for t in trend if t["variant"] == "chess" and t["players"] == OURS
+                        and t["figure"] == "white_score"), None)
+    if chess_trend is None:
+        facts["chess_edge_growth"] = "the ladder has one level, so no trend"
+    elif float(chess_trend["per_doubling_low"]) > 0:
+        facts["chess_edge_growth"] = "White's score rises with strength (the trend above excludes zero)"
+    else:
+        facts["chess_edge_growth"] = (f"White's score moves from {float(ours_chess[0]['white_score']):.3f} to "
+                                      f"{float(ours_chess[-1]['white_score']):.3f} across the ladder, a rise the "
+                                      "trend's interval does not show")
     agree = []
     for c in calib:
         lo, hi = float(c["white_score_low"]), float(c["white_score_high"])
