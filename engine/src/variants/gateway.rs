@@ -298,6 +298,9 @@ struct Tables {
     rows: [GatewayBb; NROWS],
     /// The rows a QK may step to from each row (conditions 1 and 2 of the rules file).
     steps: [ArrayVec<u8, 8>; NROWS],
+    /// For each colour, ride group (of `at`) and cell: the union of the group's reverse rays,
+    /// to skip a group at once when none of its riders is on its lines.
+    group_lines: [Vec<GatewayBb>; 2],
     /// The masks of the pawn-structure terms.
     pawns: PawnMasks,
 }
@@ -439,6 +442,19 @@ fn build_tables() -> Tables {
             }
         }
     }
+    let group_lines = Color::ALL.map(|c| {
+        let mut v = Vec::new();
+        for g in at.ride_groups(c) {
+            for sq in 0..NSQ {
+                let mut b = GatewayBb::EMPTY;
+                for slot in &g.reverse {
+                    b |= at.ray(slot.vid, Square(sq as u16));
+                }
+                v.push(b);
+            }
+        }
+        v
+    });
     let pawns = build_pawn_masks(&topo);
     Tables {
         topo,
@@ -446,6 +462,7 @@ fn build_tables() -> Tables {
         zob,
         rows,
         steps,
+        group_lines,
         pawns,
     }
 }
@@ -669,11 +686,29 @@ impl Gateway {
     /// Whether a piece of `by` could capture on `sq` (if it held an ordinary enemy piece),
     /// given the blockers `occ`.
     fn attacked(&self, sq: Square, by: Color, occ: GatewayBb) -> bool {
-        if tables()
-            .at
-            .attacked(sq, occ, by, |r| self.pieces(by, r.index()))
-        {
-            return true;
+        let t = tables();
+        let at = &t.at;
+        for &r in at.leap_capturing_roles(by) {
+            if (at.leap_capturers_of(by, r, sq) & self.pieces(by, r.index())).any() {
+                return true;
+            }
+        }
+        let lines = &t.group_lines[by.index()];
+        for (gi, g) in at.ride_groups(by).iter().enumerate() {
+            let mut riders = GatewayBb::EMPTY;
+            for r in &g.roles {
+                riders |= self.pieces(by, r.index());
+            }
+            if (riders & lines[gi * NSQ + sq.index()]).is_empty() {
+                continue;
+            }
+            for &slot in &g.reverse {
+                if let Some(b) = at.first_blocker(slot, sq, occ) {
+                    if riders.contains(b) {
+                        return true;
+                    }
+                }
+            }
         }
         let row = self.qk[by.index()];
         if row == NO_ROW {
@@ -777,9 +812,32 @@ impl Gateway {
     /// The pieces of `own` that alone stand between `x` and an enemy rider of `by` on one of
     /// its lines: moving one of them may expose `x`.
     fn pinned(&self, x: Square, by: Color, occ: GatewayBb, own: GatewayBb) -> GatewayBb {
-        tables()
-            .at
-            .pinned(x, occ, by, own, |r| self.pieces(by, r.index()))
+        let t = tables();
+        let at = &t.at;
+        let lines = &t.group_lines[by.index()];
+        let mut pinned = GatewayBb::EMPTY;
+        for (gi, g) in at.ride_groups(by).iter().enumerate() {
+            let mut riders = GatewayBb::EMPTY;
+            for r in &g.roles {
+                riders |= self.pieces(by, r.index());
+            }
+            if (riders & lines[gi * NSQ + x.index()]).is_empty() {
+                continue;
+            }
+            for &slot in &g.reverse {
+                if let Some(b1) = at.first_blocker(slot, x, occ) {
+                    if own.contains(b1) {
+                        // The ray from b1 continues the ray from x (walks are memoryless).
+                        if let Some(b2) = at.first_blocker(slot, b1, occ) {
+                            if riders.contains(b2) {
+                                pinned.insert(b1);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        pinned
     }
 
     /// Plays a move without the debug hash check.
