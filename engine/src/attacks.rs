@@ -259,6 +259,36 @@ impl<B: Bitboard> AttackTables<B> {
         self.scan_attackers::<true>(sq, occ, by, pieces).any()
     }
 
+    /// The pieces of `own` pinned to `x` by a rider of `by`: each alone between `x` and the
+    /// rider on the rider's line, so that moving it may expose `x`. `pieces(role)` gives
+    /// `by`'s pieces of a role.
+    #[inline]
+    pub fn pinned(&self, x: Square, occ: B, by: Color, own: B, pieces: impl Fn(Role) -> B) -> B {
+        let mut pinned = B::EMPTY;
+        for group in self.ride_groups(by) {
+            let mut riders = B::EMPTY;
+            for &r in &group.roles {
+                riders |= pieces(r);
+            }
+            for &slot in &group.reverse {
+                if (self.ray(slot.vid, x) & riders).is_empty() {
+                    continue;
+                }
+                let Some(b1) = self.first_blocker(slot, x, occ) else {
+                    continue;
+                };
+                if own.contains(b1)
+                    && self
+                        .first_blocker(slot, x, occ ^ B::from_square(b1))
+                        .is_some_and(|b2| riders.contains(b2))
+                {
+                    pinned.insert(b1);
+                }
+            }
+        }
+        pinned
+    }
+
     /// The attackers of `sq`, or with `FIRST` only the first one found.
     #[inline]
     fn scan_attackers<const FIRST: bool>(

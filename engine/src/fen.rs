@@ -16,6 +16,7 @@ use crate::bitboard::Bitboard;
 use crate::error::PositionError;
 use crate::position::{Position, Variant};
 use crate::rules::FenStyle;
+use crate::variants::text::{read_rights, write_rights};
 use crate::{Color, Piece, Square};
 
 impl<V: Variant> Position<V> {
@@ -212,30 +213,9 @@ impl<V: Variant> Position<V> {
 
         if rules.spec.fen_style == FenStyle::Chess {
             match rest.next() {
-                Some(&(_, "-")) => {}
                 Some(&(s, f)) => {
-                    for (i, ch) in f.chars().enumerate() {
-                        let Some(c) = rules
-                            .castling
-                            .iter()
-                            .zip(&rules.spec.castling)
-                            .find(|(_, sp)| sp.right == ch)
-                        else {
-                            return Err(PositionError::syntax(
-                                "castling",
-                                col(s) + i,
-                                format!("unknown castling right '{ch}'"),
-                            ));
-                        };
-                        if pos.castling & c.0.bit != 0 {
-                            return Err(PositionError::syntax(
-                                "castling",
-                                col(s) + i,
-                                format!("castling right '{ch}' repeated"),
-                            ));
-                        }
-                        pos.castling |= c.0.bit;
-                    }
+                    let unknown = |ch| format!("unknown castling right '{ch}'");
+                    pos.castling = read_rights((col(s), f), "castling", rights::<V>(), unknown)?;
                 }
                 None => {
                     return Err(PositionError::syntax(
@@ -427,14 +407,7 @@ impl<V: Variant> Position<V> {
         s.push(self.turn.char());
         if rules.spec.fen_style == FenStyle::Chess {
             s.push(' ');
-            let rights: String = rules
-                .castling
-                .iter()
-                .zip(&rules.spec.castling)
-                .filter(|(c, _)| self.castling & c.bit != 0)
-                .map(|(_, sp)| sp.right)
-                .collect();
-            s += if rights.is_empty() { "-" } else { &rights };
+            s += &write_rights(self.castling, rights::<V>());
             s.push(' ');
             match self.ep {
                 Some(sq) => s += &topo.square_name(sq),
@@ -444,4 +417,11 @@ impl<V: Variant> Position<V> {
         s += &format!(" {} {}", self.halfmove, self.fullmove);
         s
     }
+}
+
+/// The variant's castling rights: each one's letter and bit, in its order.
+fn rights<V: Variant>() -> impl Iterator<Item = (char, u8)> + Clone {
+    let rules = V::rules();
+    let letters = rules.spec.castling.iter().map(|sp| sp.right);
+    letters.zip(rules.castling.iter().map(|c| c.bit))
 }

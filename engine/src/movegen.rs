@@ -92,29 +92,11 @@ impl<V: Variant> Position<V> {
     /// The pieces of `us` pinned to its royal piece on `ksq` by an enemy rider (the only
     /// piece between them on the rider's line), for the evaluation.
     pub(crate) fn pinned_to_royal(&self, us: Color, ksq: Square, occ: V::Bb) -> V::Bb {
-        let t = &V::rules().tables;
-        let ours = self.by_color[us.index()];
-        let mut pinned = V::Bb::EMPTY;
-        for group in t.ride_groups(!us) {
-            let riders = self.riders_of(group, !us);
-            if riders.is_empty() {
-                continue;
-            }
-            for &slot in &group.reverse {
-                let Some(b1) = t.first_blocker(slot, ksq, occ) else {
-                    continue;
-                };
-                if ours.contains(b1) {
-                    let through = occ ^ V::Bb::from_square(b1);
-                    if t.first_blocker(slot, ksq, through)
-                        .is_some_and(|b2| riders.contains(b2))
-                    {
-                        pinned.insert(b1);
-                    }
-                }
-            }
-        }
-        pinned
+        let them = self.by_color[(!us).index()];
+        let own = self.by_color[us.index()];
+        V::rules().tables.pinned(ksq, occ, !us, own, |r| {
+            self.by_role.as_ref()[r.index()] & them
+        })
     }
 
     /// Quiet and capture targets of a piece, ignoring pins and checks.

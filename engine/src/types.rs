@@ -48,6 +48,25 @@ impl Color {
             Color::Black => "black",
         }
     }
+
+    /// The side a written piece letter belongs to: White's are upper case, Black's lower.
+    #[inline]
+    pub fn of_case(letter: char) -> Color {
+        if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// An upper-case piece letter as this side writes it (Black's in lower case).
+    #[inline]
+    pub fn cased(self, letter: char) -> char {
+        match self {
+            Color::White => letter,
+            Color::Black => letter.to_ascii_lowercase(),
+        }
+    }
 }
 
 impl Not for Color {

@@ -104,6 +104,14 @@ pub fn index_of_letter<X>(pieces: &[PieceSpec<X>], letter: char) -> Option<usize
     pieces.iter().position(|p| p.letter == upper)
 }
 
+/// The piece and side a written letter stands for: its index in `pieces` (either case, a
+/// letter only) and White for upper case, Black for lower.
+pub fn read_letter<X>(pieces: &[PieceSpec<X>], letter: char) -> Option<(crate::Color, usize)> {
+    let color = crate::Color::of_case(letter);
+    letter.is_ascii_alphabetic().then_some(())?;
+    index_of_letter(pieces, letter).map(|i| (color, i))
+}
+
 /// The upper-case letters of a table, in its order (`const`, for a variant's own constants).
 pub const fn letters<X, const N: usize>(pieces: &[PieceSpec<X>; N]) -> [char; N] {
     let mut out = ['?'; N];

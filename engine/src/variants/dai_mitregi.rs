@@ -25,12 +25,14 @@
 //! Move text: `from` and `to` cell names (`e4e5`), `+` appended for a promotion (`d13c15+`),
 //! drops as the upper-case letter, `*` and the cell (`N*e5`), for either side.
 
+use super::kernel::{capture_order, move_name, value_of};
 use super::text::{self, Bad, Format, Runs, Spacing};
 use crate::bitboard::{BbWide, Bitboard};
 use crate::error::PositionError;
 use crate::game::{Game, Material, MAX_KINDS};
 use crate::geometry::Topology;
 use crate::moves::{Move, MoveKind};
+use crate::piece::read_letter;
 use crate::piece::{betza, Atom, PieceSpec};
 use crate::see::{swap, ROYAL};
 use crate::zobrist::SplitMix64;
@@ -706,7 +708,7 @@ pub struct DaiMitregiPos<const STEPPING: bool> {
     hands: [[u8; NROLES]; 2],
     kings: [u8; 2],
     /// Pieces per side and material kind (class), board and hand together: what
-    /// [`Game::material`] reports. Kept up to date by [`Self::play`] (only captures and
+    /// [`Game::material`] reports. Kept up to date by [`Game::play_unchecked`] (only captures and
     /// promotions change it) so the evaluation need not walk the board a second time for it.
     counts: [[u8; NCLASSES]; 2],
     turn: Color,
@@ -775,177 +777,6 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
 
     fn is_attacked(&self, sq: usize, by: Color) -> bool {
         attacked(self.form(), tables(), &self.board, sq, by)
-    }
-
-    /// Reads the position text (see the module documentation; the hands in any order).
-    ///
-    /// # Errors
-    /// A located syntax error, or a setup error (no or two royal pieces per side, an
-    /// unpromoted piece on a cell from which it could never move).
-    pub fn parse(text: &str) -> Result<Self, PositionError> {
-        const NAMES: [&str; 3] = ["board", "side", "hands"];
-        let fields = FORMAT.fields(text, &NAMES)?;
-        let syn = |field: &'static str, col: usize, m: &str| PositionError::syntax(field, col, m);
-        let role_of_letter = |l: char| {
-            ROLES
-                .iter()
-                .position(|d| l.is_ascii_alphabetic() && d.letter == l.to_ascii_uppercase())
-        };
-        let mut board = [0u8; NSQ];
-        let cells = FORMAT.read_board(fields[0], &tables().topo, |chars, _| {
-            let promo = chars[0] == '+';
-            let Some(&l) = chars.get(usize::from(promo)) else {
-                return Err(Bad::At(1, "'+' without a piece".into()));
-            };
-            let r = role_of_letter(l)
-                .ok_or_else(|| Bad::At(usize::from(promo), format!("unknown piece '{l}'")))?;
-            let color = if l.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            Ok((code(color, r, promo), 1 + usize::from(promo)))
-        })?;
-        for (sq, c) in cells {
-            board[sq.index()] = c;
-        }
-        // The board's problems first, then the missing or extra fields, left to right.
-        let end = text.chars().count() + 1;
-        match fields.len() {
-            1 => return Err(syn("board", end, "expected a space after the board")),
-            2 => return Err(syn("side", end, "expected a space after the side to move")),
-            3 => {}
-            _ => return Err(syn("hands", fields[3].0, "unexpected text after the hands")),
-        }
-        let turn = FORMAT.read_side(fields[1])?;
-        let mut hands = [[0u8; NROLES]; 2];
-        let (col, h) = fields[2];
-        if h != "-" {
-            let syn = |k: usize, m: &str| PositionError::syntax("hands", col + k, m);
-            let Some(listed) = h.strip_prefix('[') else {
-                return Err(syn(0, "expected '-' or '['"));
-            };
-            let Some(inner) = listed.strip_suffix(']') else {
-                return Err(syn(h.chars().count(), "unterminated hand list"));
-            };
-            if inner.is_empty() {
-                return Err(syn(1, "empty hands are written '-'"));
-            }
-            for (k, l) in inner.chars().enumerate() {
-                let Some(r) = role_of_letter(l) else {
-                    return Err(syn(k + 1, &format!("unknown piece '{l}'")));
-                };
-                if r == KING {
-                    return Err(syn(k + 1, "a King cannot be in hand"));
-                }
-                let c = if l.is_ascii_uppercase() { 0 } else { 1 };
-                if hands[c][r] as usize >= MAX_HAND {
-                    return Err(syn(k + 1, "too many pieces in hand"));
-                }
-                hands[c][r] += 1;
-            }
-        }
-        let mut kings = [None; 2];
-        let form = &tables().forms[STEPPING as usize];
-        for (sq, &c) in board.iter().enumerate() {
-            if c == 0 {
-                continue;
-            }
-            let color = color_of(c);
-            if role_of(c) == KING {
-                if kings[color.index()].is_some() {
-                    return Err(PositionError::Setup(format!(
-                        "{} has two royal pieces",
-                        color.name()
-                    )));
-                }
-                kings[color.index()] = Some(sq as u8);
-            }
-            if form.dead(color, class_of(c), sq) {
-                return Err(PositionError::Setup(format!(
-                    "{} {} on {} could never move",
-                    color.name(),
-                    ROLES[role_of(c)].name,
-                    tables().topo.square_name(Square(sq as u16))
-                )));
-            }
-        }
-        for (r, d) in ROLES.iter().enumerate().skip(1) {
-            let on_board = board.iter().filter(|&&c| c != 0 && role_of(c) == r).count();
-            if on_board + (hands[0][r] + hands[1][r]) as usize > MAX_HAND {
-                return Err(PositionError::Setup(format!(
-                    "more than {MAX_HAND} pieces of kind {}",
-                    d.name
-                )));
-            }
-        }
-        let (Some(wk), Some(bk)) = (kings[0], kings[1]) else {
-            return Err(PositionError::Setup(
-                "each side needs one King or Grandpasha".into(),
-            ));
-        };
-        let mut occupied = [DaiBb::EMPTY; 2];
-        for (sq, &c) in board.iter().enumerate() {
-            if c != 0 {
-                occupied[color_of(c).index()].insert(Square(sq as u16));
-            }
-        }
-        let mut p = DaiMitregiPos {
-            board,
-            occupied,
-            hands,
-            kings: [wk, bk],
-            counts: [[0; NCLASSES]; 2],
-            turn,
-            hash: 0,
-            plies: 0,
-        };
-        p.hash = p.full_hash();
-        p.counts = p.count_material();
-        // The side not to move may be in check (the rules file's T9 is such a position):
-        // Kings are never captured, so move generation simply never targets a royal piece.
-        Ok(p)
-    }
-
-    /// Writes the position text (see the module documentation).
-    pub fn text(&self) -> String {
-        let mut s = text::write_board(&tables().topo, None, |sq, s| {
-            let c = self.board[sq.index()];
-            if c == 0 {
-                return false;
-            }
-            if promoted(c) {
-                s.push('+');
-            }
-            let l = ROLES[role_of(c)].letter;
-            s.push(if color_of(c) == Color::White {
-                l
-            } else {
-                l.to_ascii_lowercase()
-            });
-            true
-        });
-        s.push(' ');
-        s.push(self.turn.char());
-        s.push(' ');
-        if self.hands.iter().all(|h| h.iter().all(|&n| n == 0)) {
-            s.push('-');
-        } else {
-            s.push('[');
-            for color in Color::ALL {
-                for (r, d) in ROLES.iter().enumerate() {
-                    for _ in 0..self.hands[color.index()][r] {
-                        s.push(if color == Color::White {
-                            d.letter
-                        } else {
-                            d.letter.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            s.push(']');
-        }
-        s
     }
 
     /// Whether the side to move's King is attacked after moving `from` to `to` (and placing
@@ -1074,62 +905,6 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
         }
     }
 
-    /// Plays a move (legal, from [`Game::legal_moves`]).
-    pub fn play(&mut self, m: Move) {
-        let t = tables();
-        let us = self.turn;
-        let to = m.to().index();
-        if m.kind() == MoveKind::Drop {
-            let r = m.role().index();
-            let n = self.hands[us.index()][r];
-            self.hash ^= t.hand_key(us, r, n) ^ t.hand_key(us, r, n - 1);
-            self.hands[us.index()][r] = n - 1;
-            let c = code(us, r, false);
-            self.board[to] = c;
-            self.occupied[us.index()].insert(m.to());
-            self.hash ^= t.piece_key(c, to);
-        } else {
-            let from = m.from().index();
-            let c = self.board[from];
-            let victim = self.board[to];
-            if victim != 0 {
-                let r = role_of(victim);
-                let n = self.hands[us.index()][r];
-                self.hash ^=
-                    t.piece_key(victim, to) ^ t.hand_key(us, r, n) ^ t.hand_key(us, r, n + 1);
-                self.hands[us.index()][r] = n + 1;
-                self.occupied[(!us).index()].remove(m.to());
-                // The victim leaves the enemy's material for ours, unpromoted, in hand.
-                self.counts[(!us).index()][class_of(victim)] -= 1;
-                self.counts[us.index()][r] += 1;
-            }
-            let nc = if m.kind() == MoveKind::Promotion {
-                self.counts[us.index()][class_of(c)] -= 1;
-                self.counts[us.index()][class_of(c | PROMOTED_BIT)] += 1;
-                c | PROMOTED_BIT
-            } else {
-                c
-            };
-            self.board[from] = 0;
-            self.board[to] = nc;
-            self.occupied[us.index()].remove(m.from());
-            self.occupied[us.index()].insert(m.to());
-            self.hash ^= t.piece_key(c, from) ^ t.piece_key(nc, to);
-            if role_of(c) == KING {
-                self.kings[us.index()] = to as u8;
-            }
-        }
-        self.turn = !us;
-        self.hash ^= t.side_key;
-        self.plies += 1;
-        debug_assert_eq!(self.hash, self.full_hash(), "incremental hash drifted");
-        debug_assert_eq!(
-            self.counts,
-            self.count_material(),
-            "material counts drifted"
-        );
-    }
-
     /// Pieces per side and material kind, board and hands, counted afresh (the position's
     /// `counts` from scratch).
     fn count_material(&self) -> [[u8; NCLASSES]; 2] {
@@ -1142,10 +917,6 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
             }
         }
         m
-    }
-
-    fn kind_value(values: &[i32], k: usize) -> i32 {
-        values.get(k).copied().unwrap_or(0)
     }
 
     /// Calls `f(cell, code)` for each of `color`'s pieces on the board, lowest cell first.
@@ -1273,12 +1044,127 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     type Moves = DaiMitregiMoves;
 
     super::kernel::game_fields! {
-        start: Self::parse(START),
+        start: Self::from_text(START),
         name: if STEPPING { INFO_STEPPING.name } else { INFO.name },
         clock: plies,
     }
+    /// Reads the position text (see the module documentation; the hands in any order).
+    ///
+    /// # Errors
+    /// A located syntax error, or a setup error (no or two royal pieces per side, an
+    /// unpromoted piece on a cell from which it could never move).
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        Self::parse(text)
+        const NAMES: [&str; 3] = ["board", "side", "hands"];
+        let fields = FORMAT.fields(text, &NAMES)?;
+        let syn = |field: &'static str, col: usize, m: &str| PositionError::syntax(field, col, m);
+        let mut board = [0u8; NSQ];
+        let cells = FORMAT.read_board(fields[0], &tables().topo, |chars, _| {
+            let promo = chars[0] == '+';
+            let Some(&l) = chars.get(usize::from(promo)) else {
+                return Err(Bad::At(1, "'+' without a piece".into()));
+            };
+            let (color, r) = read_letter(&ROLES, l)
+                .ok_or_else(|| Bad::At(usize::from(promo), format!("unknown piece '{l}'")))?;
+            Ok((code(color, r, promo), 1 + usize::from(promo)))
+        })?;
+        for (sq, c) in cells {
+            board[sq.index()] = c;
+        }
+        // The board's problems first, then the missing or extra fields, left to right.
+        let end = text.chars().count() + 1;
+        match fields.len() {
+            1 => return Err(syn("board", end, "expected a space after the board")),
+            2 => return Err(syn("side", end, "expected a space after the side to move")),
+            3 => {}
+            _ => return Err(syn("hands", fields[3].0, "unexpected text after the hands")),
+        }
+        let turn = FORMAT.read_side(fields[1])?;
+        let mut hands = [[0u8; NROLES]; 2];
+        let (col, h) = fields[2];
+        if h != "-" {
+            let syn = |k: usize, m: &str| PositionError::syntax("hands", col + k, m);
+            let Some(listed) = h.strip_prefix('[') else {
+                return Err(syn(0, "expected '-' or '['"));
+            };
+            let Some(inner) = listed.strip_suffix(']') else {
+                return Err(syn(h.chars().count(), "unterminated hand list"));
+            };
+            if inner.is_empty() {
+                return Err(syn(1, "empty hands are written '-'"));
+            }
+            for (k, l) in inner.chars().enumerate() {
+                let Some((c, r)) = read_letter(&ROLES, l) else {
+                    return Err(syn(k + 1, &format!("unknown piece '{l}'")));
+                };
+                if r == KING {
+                    return Err(syn(k + 1, "a King cannot be in hand"));
+                }
+                if hands[c.index()][r] as usize >= MAX_HAND {
+                    return Err(syn(k + 1, "too many pieces in hand"));
+                }
+                hands[c.index()][r] += 1;
+            }
+        }
+        let mut kings = [None; 2];
+        let form = &tables().forms[STEPPING as usize];
+        for (sq, &c) in board.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let color = color_of(c);
+            if role_of(c) == KING {
+                if kings[color.index()].is_some() {
+                    return Err(PositionError::Setup(format!(
+                        "{} has two royal pieces",
+                        color.name()
+                    )));
+                }
+                kings[color.index()] = Some(sq as u8);
+            }
+            if form.dead(color, class_of(c), sq) {
+                return Err(PositionError::Setup(format!(
+                    "{} {} on {} could never move",
+                    color.name(),
+                    ROLES[role_of(c)].name,
+                    tables().topo.square_name(Square(sq as u16))
+                )));
+            }
+        }
+        for (r, d) in ROLES.iter().enumerate().skip(1) {
+            let on_board = board.iter().filter(|&&c| c != 0 && role_of(c) == r).count();
+            if on_board + (hands[0][r] + hands[1][r]) as usize > MAX_HAND {
+                return Err(PositionError::Setup(format!(
+                    "more than {MAX_HAND} pieces of kind {}",
+                    d.name
+                )));
+            }
+        }
+        let (Some(wk), Some(bk)) = (kings[0], kings[1]) else {
+            return Err(PositionError::Setup(
+                "each side needs one King or Grandpasha".into(),
+            ));
+        };
+        let mut occupied = [DaiBb::EMPTY; 2];
+        for (sq, &c) in board.iter().enumerate() {
+            if c != 0 {
+                occupied[color_of(c).index()].insert(Square(sq as u16));
+            }
+        }
+        let mut p = DaiMitregiPos {
+            board,
+            occupied,
+            hands,
+            kings: [wk, bk],
+            counts: [[0; NCLASSES]; 2],
+            turn,
+            hash: 0,
+            plies: 0,
+        };
+        p.hash = p.full_hash();
+        p.counts = p.count_material();
+        // The side not to move may be in check (the rules file's T9 is such a position):
+        // Kings are never captured, so move generation simply never targets a royal piece.
+        Ok(p)
     }
     fn legal_moves(&self, out: &mut DaiMitregiMoves) {
         self.gen(out, true)
@@ -1296,8 +1182,60 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         }
         !out.is_empty()
     }
+    /// Plays a move (legal, from [`Game::legal_moves`]).
     fn play_unchecked(&mut self, m: Move) {
-        self.play(m)
+        let t = tables();
+        let us = self.turn;
+        let to = m.to().index();
+        if m.kind() == MoveKind::Drop {
+            let r = m.role().index();
+            let n = self.hands[us.index()][r];
+            self.hash ^= t.hand_key(us, r, n) ^ t.hand_key(us, r, n - 1);
+            self.hands[us.index()][r] = n - 1;
+            let c = code(us, r, false);
+            self.board[to] = c;
+            self.occupied[us.index()].insert(m.to());
+            self.hash ^= t.piece_key(c, to);
+        } else {
+            let from = m.from().index();
+            let c = self.board[from];
+            let victim = self.board[to];
+            if victim != 0 {
+                let r = role_of(victim);
+                let n = self.hands[us.index()][r];
+                self.hash ^=
+                    t.piece_key(victim, to) ^ t.hand_key(us, r, n) ^ t.hand_key(us, r, n + 1);
+                self.hands[us.index()][r] = n + 1;
+                self.occupied[(!us).index()].remove(m.to());
+                // The victim leaves the enemy's material for ours, unpromoted, in hand.
+                self.counts[(!us).index()][class_of(victim)] -= 1;
+                self.counts[us.index()][r] += 1;
+            }
+            let nc = if m.kind() == MoveKind::Promotion {
+                self.counts[us.index()][class_of(c)] -= 1;
+                self.counts[us.index()][class_of(c | PROMOTED_BIT)] += 1;
+                c | PROMOTED_BIT
+            } else {
+                c
+            };
+            self.board[from] = 0;
+            self.board[to] = nc;
+            self.occupied[us.index()].remove(m.from());
+            self.occupied[us.index()].insert(m.to());
+            self.hash ^= t.piece_key(c, from) ^ t.piece_key(nc, to);
+            if role_of(c) == KING {
+                self.kings[us.index()] = to as u8;
+            }
+        }
+        self.turn = !us;
+        self.hash ^= t.side_key;
+        self.plies += 1;
+        debug_assert_eq!(self.hash, self.full_hash(), "incremental hash drifted");
+        debug_assert_eq!(
+            self.counts,
+            self.count_material(),
+            "material counts drifted"
+        );
     }
     fn in_check(&self) -> bool {
         self.is_attacked(self.kings[self.turn.index()] as usize, !self.turn)
@@ -1320,13 +1258,13 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     /// for less than it is worth.
     fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
         let (ft, t) = (self.form(), tables());
-        let value = |c: u8| Self::kind_value(values, Self::kind_of(c));
+        let value = |c: u8| value_of(values, Self::kind_of(c));
         // What losing the piece costs its owner and gains the captor.
         let worth = |c: u8| {
             if role_of(c) == KING {
                 ROYAL
             } else {
-                value(c) + Self::kind_value(values, role_of(c))
+                value(c) + value_of(values, role_of(c))
             }
         };
         let (from, to) = (m.from().index(), m.to().index());
@@ -1431,22 +1369,22 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     }
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
         if m.kind() == MoveKind::Drop {
-            return -Self::kind_value(values, m.role().index());
+            return -value_of(values, m.role().index());
         }
         let c = self.board[m.from().index()];
-        let attacker = Self::kind_value(values, Self::kind_of(c));
+        let attacker = value_of(values, Self::kind_of(c));
         let v = self.board[m.to().index()];
         let victim = if v == 0 {
             0
         } else {
-            Self::kind_value(values, Self::kind_of(v))
+            value_of(values, Self::kind_of(v))
         };
         let promotion = if m.kind() == MoveKind::Promotion {
-            Self::kind_value(values, Self::kind_of(c | PROMOTED_BIT)) - attacker
+            value_of(values, Self::kind_of(c | PROMOTED_BIT)) - attacker
         } else {
             0
         };
-        16 * victim - attacker + promotion
+        capture_order(victim, attacker, promotion)
     }
     /// One documented term: each unpromoted Wazchick and Fearless scores 3 centipawns per
     /// rank advanced from its own back rank (pawn-rank pieces gain by nearing the promotion
@@ -1527,8 +1465,36 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         ));
         d
     }
+    /// Writes the position text (see the module documentation).
     fn to_text(&self) -> String {
-        self.text()
+        let mut s = text::write_board(&tables().topo, None, |sq, s| {
+            let c = self.board[sq.index()];
+            if c == 0 {
+                return false;
+            }
+            if promoted(c) {
+                s.push('+');
+            }
+            s.push(color_of(c).cased(ROLES[role_of(c)].letter));
+            true
+        });
+        s.push(' ');
+        s.push(self.turn.char());
+        s.push(' ');
+        if self.hands.iter().all(|h| h.iter().all(|&n| n == 0)) {
+            s.push('-');
+        } else {
+            s.push('[');
+            for color in Color::ALL {
+                for (r, d) in ROLES.iter().enumerate() {
+                    for _ in 0..self.hands[color.index()][r] {
+                        s.push(color.cased(d.letter));
+                    }
+                }
+            }
+            s.push(']');
+        }
+        s
     }
     fn move_text(&self, m: Move) -> String {
         match m.kind() {
@@ -1537,16 +1503,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
                 ROLES[m.role().index() % NROLES].letter,
                 tables().topo.square_name(m.to())
             ),
-            MoveKind::Promotion => format!(
-                "{}{}+",
-                tables().topo.square_name(m.from()),
-                tables().topo.square_name(m.to())
-            ),
-            _ => format!(
-                "{}{}",
-                tables().topo.square_name(m.from()),
-                tables().topo.square_name(m.to())
-            ),
+            MoveKind::Promotion => move_name(&tables().topo, m) + "+",
+            _ => move_name(&tables().topo, m),
         }
     }
 }

@@ -463,11 +463,7 @@ fn owner_letter(s: u16) -> char {
         HEIR => 'H',
         _ => 'K',
     };
-    if owner(s) == 1 {
-        c.to_ascii_lowercase()
-    } else {
-        c
-    }
+    Color::ALL[owner(s)].cased(c)
 }
 
 /// Builds a stack from disc letters, naming the problem (for `cell`) if it is impossible.
@@ -1082,11 +1078,7 @@ impl Extreme2d {
                 }
                 _ => 'P',
             };
-            let mut discs = vec![if *side == Color::White {
-                letter
-            } else {
-                letter.to_ascii_lowercase()
-            }];
+            let mut discs = vec![side.cased(letter)];
             if let Some(r) = rest.strip_prefix('(') {
                 let Some(close) = r.find(')') else {
                     return bad("unclosed (");
@@ -1112,8 +1104,76 @@ impl Extreme2d {
         Self::from_cells(cells, list.turn, 0, 1)
     }
 
-    /// Appends the legal moves (shared by [`Game::legal_moves`]).
-    fn gen(&self, out: &mut Extreme2dMoves) {
+    /// A stack's worth in an exchange ([`Game::see`]): its value, the King's never lost.
+    fn see_worth(s: u16, values: &[i32]) -> i32 {
+        if role(s) == KING {
+            ROYAL
+        } else {
+            Self::stack_value(s, values)
+        }
+    }
+
+    /// What `captor` gains in an exchange by taking `victim`, and the stack it then forms.
+    fn see_capture(captor: u16, victim: u16, values: &[i32]) -> (i32, u16) {
+        let merged = absorb(captor, victim);
+        let grown = Self::stack_value(merged, values) - Self::stack_value(captor, values);
+        (
+            (Self::see_worth(victim, values) + grown).min(ROYAL / 2),
+            merged,
+        )
+    }
+
+    /// The first capture of an exchange: what the normal move `m` gains and the stack it
+    /// leaves on its destination (`None` for other moves).
+    fn see_start(&self, m: Move, values: &[i32]) -> Option<(i32, u16)> {
+        let mover = self.cells[m.from().index()];
+        if m.kind() != MoveKind::Normal || mover == 0 {
+            return None;
+        }
+        Some(match self.cells[m.to().index()] {
+            0 => (0, mover),
+            victim => Self::see_capture(mover, victim, values),
+        })
+    }
+
+    /// Value of a stack for move ordering, with `values` indexed like the material kinds.
+    fn stack_value(s: u16, values: &[i32]) -> i32 {
+        if s == 0 {
+            return 0;
+        }
+        let v = |i: usize| values.get(i).copied().unwrap_or(0);
+        let mut x = reds(s) as i32 * v(1) + blues(s) as i32 * v(2) + yellows(s) as i32 * v(3);
+        if is_pawn(s) {
+            x += v(0);
+        }
+        match role(s) {
+            HEIR => x += v(4),
+            KING => x += v(5),
+            _ => {}
+        }
+        x
+    }
+}
+
+impl Game for Extreme2d {
+    type Moves = Extreme2dMoves;
+
+    super::kernel::game_fields! {
+        // The start array with Black's fourth yellow on i9 [X1].
+        start: Self::parse_compact(START),
+        name: INFO.name,
+        clock: halfmove,
+    }
+
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        if text::is_piece_list(text) {
+            Self::parse_list(text)
+        } else {
+            Self::parse_compact(text)
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Self::Moves) {
         let us = self.turn.index();
         let them = 1 - us;
         let occ = self.occ[0].0 | self.occ[1].0;
@@ -1209,79 +1269,6 @@ impl Extreme2d {
                 ));
             }
         }
-    }
-
-    /// A stack's worth in an exchange ([`Game::see`]): its value, the King's never lost.
-    fn see_worth(s: u16, values: &[i32]) -> i32 {
-        if role(s) == KING {
-            ROYAL
-        } else {
-            Self::stack_value(s, values)
-        }
-    }
-
-    /// What `captor` gains in an exchange by taking `victim`, and the stack it then forms.
-    fn see_capture(captor: u16, victim: u16, values: &[i32]) -> (i32, u16) {
-        let merged = absorb(captor, victim);
-        let grown = Self::stack_value(merged, values) - Self::stack_value(captor, values);
-        (
-            (Self::see_worth(victim, values) + grown).min(ROYAL / 2),
-            merged,
-        )
-    }
-
-    /// The first capture of an exchange: what the normal move `m` gains and the stack it
-    /// leaves on its destination (`None` for other moves).
-    fn see_start(&self, m: Move, values: &[i32]) -> Option<(i32, u16)> {
-        let mover = self.cells[m.from().index()];
-        if m.kind() != MoveKind::Normal || mover == 0 {
-            return None;
-        }
-        Some(match self.cells[m.to().index()] {
-            0 => (0, mover),
-            victim => Self::see_capture(mover, victim, values),
-        })
-    }
-
-    /// Value of a stack for move ordering, with `values` indexed like the material kinds.
-    fn stack_value(s: u16, values: &[i32]) -> i32 {
-        if s == 0 {
-            return 0;
-        }
-        let v = |i: usize| values.get(i).copied().unwrap_or(0);
-        let mut x = reds(s) as i32 * v(1) + blues(s) as i32 * v(2) + yellows(s) as i32 * v(3);
-        if is_pawn(s) {
-            x += v(0);
-        }
-        match role(s) {
-            HEIR => x += v(4),
-            KING => x += v(5),
-            _ => {}
-        }
-        x
-    }
-}
-
-impl Game for Extreme2d {
-    type Moves = Extreme2dMoves;
-
-    super::kernel::game_fields! {
-        // The start array with Black's fourth yellow on i9 [X1].
-        start: Self::parse_compact(START),
-        name: INFO.name,
-        clock: halfmove,
-    }
-
-    fn from_text(text: &str) -> Result<Self, PositionError> {
-        if text::is_piece_list(text) {
-            Self::parse_list(text)
-        } else {
-            Self::parse_compact(text)
-        }
-    }
-
-    fn legal_moves(&self, out: &mut Self::Moves) {
-        self.gen(out)
     }
 
     fn play_unchecked(&mut self, m: Move) {
@@ -1454,10 +1441,10 @@ impl Game for Extreme2d {
             MoveKind::Normal => {
                 let attacker = Self::stack_value(self.cells[m.from().index()], values);
                 let victim = Self::stack_value(self.cells[m.to().index()], values);
-                16 * victim - attacker
+                super::kernel::capture_order(victim, attacker, 0)
             }
             MoveKind::Promotion => {
-                let v = |i: usize| values.get(i).copied().unwrap_or(0);
+                let v = |i: usize| super::kernel::value_of(values, i);
                 v(4) - 2 * v(0)
             }
             _ => 0,
@@ -1535,13 +1522,8 @@ impl Game for Extreme2d {
             |sq| {
                 let s = self.cells[sq.index()];
                 (s != 0).then(|| {
-                    let color = if owner(s) == 1 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
                     let mut occupant = crate::diagram::Occupant::piece(
-                        color,
+                        Color::ALL[owner(s)],
                         owner_letter(s).to_ascii_uppercase().to_string(),
                     );
                     // The stack's discs, as in the position text: `rrb` = two red, one blue.

@@ -164,7 +164,7 @@ impl<V: Variant> Game for Position<V> {
         } else {
             0
         };
-        16 * victim - attacker + promotion
+        super::kernel::capture_order(victim, attacker, promotion)
     }
     #[inline]
     fn moving_kind(&self, m: Move) -> Option<usize> {

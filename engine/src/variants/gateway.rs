@@ -94,6 +94,7 @@
 //! * Quantum King step: `K>` and the destination row (level letter and rank), `K>y2`;
 //! * transformation: `T@` and the Emperor's cell, `T@xb1`.
 
+use super::kernel::{capture_order, move_name, value_of};
 use super::text::{self, Bad, Counter, Format, Punctuation, Runs, Spacing};
 use crate::attacks::AttackTables;
 use crate::bitboard::{BbWide, Bitboard};
@@ -808,75 +809,6 @@ impl Gateway {
         Move::new(sq, sq, MoveKind::Transform, Role(EMPEROR as u8))
     }
 
-    fn gen(&self, out: &mut GatewayMoves) {
-        let us = self.turn;
-        let them = !us;
-        let occ = self.occupied();
-        if self.has_quantum_king(us) {
-            let cells = self.qk_cells(us);
-            let mut safe = GatewayBb::EMPTY;
-            for c in cells.squares() {
-                if !self.attacked(c, them, occ) {
-                    safe.insert(c);
-                }
-            }
-            if safe.is_empty() {
-                return; // all four threatened: checkmate
-            }
-            if safe != cells {
-                for c in safe.squares() {
-                    out.push(Self::transformation(c));
-                }
-                return;
-            }
-            // Only a move of a pinned piece, a QK step, or a capture that may free a row for
-            // the enemy QK can expose a QK cell: the cells were all safe before the move.
-            let own = self.by_color[us.index()];
-            let mut pinned = GatewayBb::EMPTY;
-            for c in cells.squares() {
-                pinned |= self.pinned(c, them, occ, own);
-            }
-            let enemy_qk = self.has_quantum_king(them);
-            self.pseudo(out, |m| {
-                if m.kind() != MoveKind::QuantumStep
-                    && !pinned.contains(m.from())
-                    && (!enemy_qk || self.board[m.to().index()] == 0)
-                {
-                    true
-                } else {
-                    self.safe_after(m)
-                }
-            });
-            if out.is_empty() {
-                for c in cells.squares() {
-                    out.push(Self::transformation(c));
-                }
-            }
-        } else {
-            let Some(e) = self.emperor(us) else {
-                return;
-            };
-            let check = self.attacked(e, them, occ);
-            let pinned = if check {
-                GatewayBb::EMPTY
-            } else {
-                self.pinned(e, them, occ, self.by_color[us.index()])
-            };
-            let enemy_qk = self.has_quantum_king(them);
-            self.pseudo(out, |m| {
-                if !check
-                    && m.from() != e
-                    && !pinned.contains(m.from())
-                    && (!enemy_qk || self.board[m.to().index()] == 0)
-                {
-                    true
-                } else {
-                    self.safe_after(m)
-                }
-            });
-        }
-    }
-
     /// The pieces of `own` that alone stand between `x` and an enemy rider of `by` on one of
     /// its lines: moving one of them may expose `x`.
     fn pinned(&self, x: Square, by: Color, occ: GatewayBb, own: GatewayBb) -> GatewayBb {
@@ -987,17 +919,11 @@ impl Gateway {
         // A piece letter, or `K`/`k` for a cell of a Quantum King (`None`).
         let cells = FORMAT.read_board(fields[0], topology(), |chars, _| {
             let c = chars[0];
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
             if c.eq_ignore_ascii_case(&'k') {
-                return Ok(((color, None), 1));
+                return Ok(((Color::of_case(c), None), 1));
             }
-            role_of_letter(c)
-                .filter(|_| c.is_ascii_alphabetic())
-                .map(|role| ((color, Some(role)), 1))
+            crate::piece::read_letter(&ROLES, c)
+                .map(|(color, role)| ((color, Some(role)), 1))
                 .ok_or_else(|| Bad::At(0, format!("unexpected character {c:?}")))
         })?;
         for (sq, (color, role)) in cells {
@@ -1143,7 +1069,72 @@ impl Game for Gateway {
     }
 
     fn legal_moves(&self, out: &mut Self::Moves) {
-        self.gen(out)
+        let us = self.turn;
+        let them = !us;
+        let occ = self.occupied();
+        if self.has_quantum_king(us) {
+            let cells = self.qk_cells(us);
+            let mut safe = GatewayBb::EMPTY;
+            for c in cells.squares() {
+                if !self.attacked(c, them, occ) {
+                    safe.insert(c);
+                }
+            }
+            if safe.is_empty() {
+                return; // all four threatened: checkmate
+            }
+            if safe != cells {
+                for c in safe.squares() {
+                    out.push(Self::transformation(c));
+                }
+                return;
+            }
+            // Only a move of a pinned piece, a QK step, or a capture that may free a row for
+            // the enemy QK can expose a QK cell: the cells were all safe before the move.
+            let own = self.by_color[us.index()];
+            let mut pinned = GatewayBb::EMPTY;
+            for c in cells.squares() {
+                pinned |= self.pinned(c, them, occ, own);
+            }
+            let enemy_qk = self.has_quantum_king(them);
+            self.pseudo(out, |m| {
+                if m.kind() != MoveKind::QuantumStep
+                    && !pinned.contains(m.from())
+                    && (!enemy_qk || self.board[m.to().index()] == 0)
+                {
+                    true
+                } else {
+                    self.safe_after(m)
+                }
+            });
+            if out.is_empty() {
+                for c in cells.squares() {
+                    out.push(Self::transformation(c));
+                }
+            }
+        } else {
+            let Some(e) = self.emperor(us) else {
+                return;
+            };
+            let check = self.attacked(e, them, occ);
+            let pinned = if check {
+                GatewayBb::EMPTY
+            } else {
+                self.pinned(e, them, occ, self.by_color[us.index()])
+            };
+            let enemy_qk = self.has_quantum_king(them);
+            self.pseudo(out, |m| {
+                if !check
+                    && m.from() != e
+                    && !pinned.contains(m.from())
+                    && (!enemy_qk || self.board[m.to().index()] == 0)
+                {
+                    true
+                } else {
+                    self.safe_after(m)
+                }
+            });
+        }
     }
 
     fn play_unchecked(&mut self, m: Move) {
@@ -1216,7 +1207,7 @@ impl Game for Gateway {
     }
 
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        let value = |r: usize| values.get(r).copied().unwrap_or(0);
+        let value = |r: usize| value_of(values, r);
         let role_at = |sq: usize| Piece::from_code(self.board[sq]).map(|p| p.role.index());
         match m.kind() {
             MoveKind::QuantumStep => {
@@ -1227,7 +1218,7 @@ impl Game for Gateway {
                     .filter_map(|s| role_at(s.index()))
                     .map(value)
                     .sum();
-                16 * v - value(NROLES)
+                capture_order(v, value(NROLES), 0)
             }
             MoveKind::Transform => 0,
             kind => {
@@ -1238,7 +1229,7 @@ impl Game for Gateway {
                 } else {
                     0
                 };
-                16 * victim - attacker + promotion
+                capture_order(victim, attacker, promotion)
             }
         }
     }
@@ -1252,7 +1243,7 @@ impl Game for Gateway {
         if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
             return None;
         }
-        let value = |r: usize| values.get(r).copied().unwrap_or(0);
+        let value = |r: usize| value_of(values, r);
         let worth = |r: usize| if r == EMPEROR { ROYAL } else { value(r) };
         let role_at = |sq: Square| Piece::from_code(self.board[sq.index()]).map(|p| p.role.index());
         let (from, to) = (m.from(), m.to());
@@ -1410,12 +1401,7 @@ impl Game for Gateway {
     fn to_text(&self) -> String {
         let mut s = text::write_board(topology(), None, |sq, s| {
             let ch = if let Some(p) = Piece::from_code(self.board[sq.index()]) {
-                let l = ROLES[p.role.index()].letter;
-                if p.color == Color::White {
-                    l
-                } else {
-                    l.to_ascii_lowercase()
-                }
+                p.color.cased(ROLES[p.role.index()].letter)
             } else if self.qk_cells(Color::White).contains(sq) {
                 'K'
             } else if self.qk_cells(Color::Black).contains(sq) {
@@ -1436,17 +1422,11 @@ impl Game for Gateway {
         match m.kind() {
             MoveKind::QuantumStep => format!("K>{}", row_name(m.to().index() / FILES)),
             MoveKind::Transform => format!("T@{}", topology().square_name(m.to())),
-            MoveKind::Promotion => format!(
-                "{}{}{}",
-                topology().square_name(m.from()),
-                topology().square_name(m.to()),
-                ROLES[m.role().index() % NROLES].letter.to_ascii_lowercase()
-            ),
-            _ => format!(
-                "{}{}",
-                topology().square_name(m.from()),
-                topology().square_name(m.to())
-            ),
+            MoveKind::Promotion => {
+                let letter = ROLES[m.role().index() % NROLES].letter;
+                move_name(topology(), m) + &letter.to_ascii_lowercase().to_string()
+            }
+            _ => move_name(topology(), m),
         }
     }
 }

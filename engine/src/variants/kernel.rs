@@ -52,6 +52,26 @@ macro_rules! passed {
 
 pub(crate) use {game_fields, passed};
 
+/// The value of kind `kind` in a value list, 0 for a kind past its end.
+#[inline]
+pub(crate) fn value_of(values: &[i32], kind: usize) -> i32 {
+    values.get(kind).copied().unwrap_or(0)
+}
+
+/// [`Game::tactical_order`](crate::Game::tactical_order)'s key for a capture or promotion:
+/// most valuable victim first, then least valuable attacker (MVV-LVA), plus what a promotion
+/// gains.
+#[inline]
+pub(crate) fn capture_order(victim: i32, attacker: i32, promotion: i32) -> i32 {
+    16 * victim - attacker + promotion
+}
+
+/// A move's coordinate text: the names of its from and to cells (`e2e4`), to which a variant
+/// adds its own marks (a promotion letter, `+`).
+pub(crate) fn move_name(topo: &crate::geometry::Topology, m: crate::Move) -> String {
+    topo.square_name(m.from()) + &topo.square_name(m.to())
+}
+
 /// [`Game::royal_cells`](crate::Game::royal_cells) of a flat board of `files` x `ranks` cells
 /// numbered rank by rank, with the royal pieces on `kings` (White's first); `None` where one
 /// is not on the board (a number past the last cell).

@@ -121,6 +121,49 @@ impl Counter {
     }
 }
 
+/// Reads a field of rights written as letters in any order, each at most once (castling's
+/// `KQkq`; the rights are a set), or `-` for none: the union of the bits of its letters in
+/// `rights`. `unknown` says what is wrong with a letter that names no right.
+///
+/// # Errors
+/// A syntax error at the letter that names no right or repeats one.
+pub fn read_rights(
+    (col, f): Field,
+    name: &'static str,
+    rights: impl Iterator<Item = (char, u8)> + Clone,
+    unknown: impl Fn(char) -> String,
+) -> Result<u8, PositionError> {
+    let mut bits = 0;
+    if f == "-" {
+        return Ok(bits);
+    }
+    for (i, ch) in f.chars().enumerate() {
+        let Some((_, bit)) = rights.clone().find(|&(c, _)| c == ch) else {
+            return Err(PositionError::syntax(name, col + i, unknown(ch)));
+        };
+        if bits & bit != 0 {
+            let m = format!("castling right '{ch}' repeated");
+            return Err(PositionError::syntax(name, col + i, m));
+        }
+        bits |= bit;
+    }
+    Ok(bits)
+}
+
+/// Writes a field of rights as [`read_rights`] reads it: the letters of the rights held, in
+/// the order of `rights`, or `-` for none.
+pub fn write_rights(bits: u8, rights: impl Iterator<Item = (char, u8)>) -> String {
+    let held: String = rights
+        .filter(|&(_, b)| bits & b != 0)
+        .map(|r| r.0)
+        .collect();
+    if held.is_empty() {
+        "-".into()
+    } else {
+        held
+    }
+}
+
 /// How a run of empty cells is written in the board field.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Runs {
