@@ -237,10 +237,7 @@ pub fn trend_rows(ladders: &[Ladder]) -> Vec<Vec<String>> {
 pub fn report_html(runs: &[RunData]) -> String {
     use crate::analysis::charts::{interval_chart, ChartRow};
     use crate::analysis::viewer::esc;
-    let ladders: Vec<Ladder> = ladders(runs)
-        .into_iter()
-        .filter(Ladder::climbs)
-        .collect();
+    let ladders: Vec<Ladder> = ladders(runs).into_iter().filter(Ladder::climbs).collect();
     if ladders.is_empty() {
         return String::new();
     }
