@@ -401,6 +401,13 @@ class Findings(ScriptTest):
 # ---------------------------------------------------------------------------------------------
 # piece_values_table.py
 
+VALUES = (
+    "variant,piece,method,value,low,high,games,note\n"
+    "alpha,pawn,tuned,1.000,,,4,the unit: 1 by definition\n"
+    'alpha,knight,tuned,1.811,1.504,2.118,4,"602 cp, bootstrap"\n'
+    "beta,king,tuned,,,,10,royal\n"
+)
+
 
 class PieceValuesTable(ScriptTest):
     def test_table_of_every_file(self):
