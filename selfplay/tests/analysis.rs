@@ -35,6 +35,17 @@ fn small_run(dir: &Path, variant: &str) {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// `variantlab stats DIR... --out OUT`, which must succeed; its `balance.csv` rows.
+fn stats_balance(dirs: &[&Path], out: &Path) -> Vec<Vec<String>> {
+    let mut args = vec!["stats".to_string()];
+    args.extend(dirs.iter().map(|d| d.display().to_string()));
+    args.extend(["--out".to_string(), out.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = variantlab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    csv_rows(&out.join("balance.csv"))
+}
+
 fn csv_rows(path: &Path) -> Vec<Vec<String>> {
     let mut r = csv::Reader::from_path(path).unwrap();
     let mut rows = vec![r.headers().unwrap().iter().map(String::from).collect()];
@@ -629,15 +640,7 @@ fn stats_count_draws_with_a_material_lead_as_unconverted() {
         w.write_record(&row).unwrap();
     }
     w.flush().unwrap();
-    let out = tmp("unconverted-stats");
-    let o = variantlab(&[
-        "stats",
-        dir.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let bal = csv_rows(&out.join("balance.csv"));
+    let bal = stats_balance(&[&dir], &tmp("unconverted-stats"));
     let field = |name: &str| &bal[1][bal[0].iter().position(|h| h == name).unwrap()];
     assert_eq!(field("unconverted_games"), "2");
     assert_eq!(field("unconverted_rate"), "0.3333");
@@ -676,12 +679,8 @@ fn stats_and_report_show_a_strength_ladder() {
         })
         .collect();
     let out = tmp("ladder-stats");
-    let mut args = vec!["stats".to_string()];
-    args.extend(runs.iter().map(|d| d.display().to_string()));
-    args.extend(["--out".to_string(), out.display().to_string()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = variantlab(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dirs: Vec<&Path> = runs.iter().map(PathBuf::as_path).collect();
+    let balance = stats_balance(&dirs, &out);
     let ladder = csv_rows(&out.join("ladder.csv"));
     let col = |name: &str| ladder[0].iter().position(|h| h == name).unwrap();
     let levels: Vec<(&str, &str)> = ladder[1..]
@@ -689,7 +688,6 @@ fn stats_and_report_show_a_strength_ladder() {
         .map(|r| (r[col("nodes")].as_str(), r[col("games")].as_str()))
         .collect();
     assert_eq!(levels, [("100", "6"), ("400", "6"), ("200", "6")]);
-    let balance = csv_rows(&out.join("balance.csv"));
     let bcol = |name: &str| balance[0].iter().position(|h| h == name).unwrap();
     assert_eq!(
         ladder[1][col("white_score")],

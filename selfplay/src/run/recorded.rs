@@ -441,18 +441,19 @@ pub fn load(dir: &Path) -> Result<RunData> {
                 )
             })
         };
-        let count = |c: usize, what: &str| -> Result<u32> {
-            field(c).parse().with_context(|| {
+        let count = |c: usize| -> Result<u32> {
+            let n = num(c, &headers[c])?;
+            u32::try_from(n).with_context(|| {
                 format!(
-                    "{}: line {line}: {what} {:?} is not a piece count",
+                    "{}: line {line}: {} {n} is too large",
                     gpath.display(),
-                    field(c)
+                    &headers[c]
                 )
             })
         };
         let material = material_columns
             .iter()
-            .map(|(_, w, b)| Ok([count(*w, &headers[*w])?, count(*b, &headers[*b])?]))
+            .map(|(_, w, b)| Ok([count(*w)?, count(*b)?]))
             .collect::<Result<Vec<[u32; 2]>>>()?;
         games.push(GameRecord {
             id: num(cid, "game_id")?,
