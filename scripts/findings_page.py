@@ -30,8 +30,6 @@ NAMES = {
     "dai-mitregi-stepping": "Dai Mitregi (Stepping)",
 }
 ORDER = list(NAMES)
-# A claim about a figure is "shown" when its 95% interval excludes the neutral value.
-NEUTRAL = {"white_score": 0.5}
 
 
 def key(variant):

@@ -487,46 +487,49 @@ pub fn length_rows(run: &RunData, b: &Balance) -> Vec<Vec<String>> {
 pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
     crate::output::create_folder(out)?;
     let figures: Vec<Balance> = runs.iter().map(balance).collect();
-    let bpath = out.join("balance.csv");
-    let mut b =
-        csv::Writer::from_path(&bpath).with_context(|| format!("writing {}", bpath.display()))?;
-    b.write_record(balance_header())?;
-    for (r, f) in runs.iter().zip(&figures) {
-        b.write_record(balance_row(r, f))?;
-    }
-    b.flush()?;
-    let lpath = out.join("length.csv");
-    let mut l =
-        csv::Writer::from_path(&lpath).with_context(|| format!("writing {}", lpath.display()))?;
-    l.write_record(length_header())?;
-    for (r, f) in runs.iter().zip(&figures) {
-        for row in length_rows(r, f) {
-            l.write_record(row)?;
-        }
-    }
-    l.flush()?;
-    let ladders = ladder::ladders(runs);
-    let write_table = |name: &str, header: Vec<String>, rows: Vec<Vec<String>>| -> Result<()> {
-        let path = out.join(name);
-        let mut w =
-            csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
-        w.write_record(header)?;
-        for row in rows {
-            w.write_record(row)?;
-        }
-        w.flush()?;
-        Ok(())
-    };
+    let pairs = || runs.iter().zip(&figures);
     write_table(
+        out,
+        "balance.csv",
+        balance_header(),
+        pairs().map(|(r, f)| balance_row(r, f)),
+    )?;
+    write_table(
+        out,
+        "length.csv",
+        length_header(),
+        pairs().flat_map(|(r, f)| length_rows(r, f)),
+    )?;
+    let ladders = ladder::ladders(runs);
+    write_table(
+        out,
         "ladder.csv",
         ladder::ladder_header(),
         ladder::ladder_rows(&ladders),
     )?;
     write_table(
+        out,
         "trend.csv",
         ladder::TREND_HEADER.iter().map(|s| s.to_string()).collect(),
         ladder::trend_rows(&ladders),
-    )?;
+    )
+}
+
+/// One CSV of `stats` in `out`: its header, then its rows.
+fn write_table(
+    out: &Path,
+    name: &str,
+    header: Vec<String>,
+    rows: impl IntoIterator<Item = Vec<String>>,
+) -> Result<()> {
+    let path = out.join(name);
+    let mut w =
+        csv::Writer::from_path(&path).with_context(|| format!("writing {}", path.display()))?;
+    w.write_record(header)?;
+    for row in rows {
+        w.write_record(row)?;
+    }
+    w.flush()?;
     Ok(())
 }
 
