@@ -157,7 +157,7 @@ fn reference_perft_agrees_on_the_test_positions() {
     }
 }
 
-/// The engine's depth-3 figures from the start (see `dai_mitregi.rs`), recomputed by the
+/// The engine's depth-3 figures from the start (see `variants/dai_mitregi/`), recomputed by the
 /// reference (several seconds).
 #[test]
 fn reference_perft_depth_3() {

@@ -1,6 +1,6 @@
 //! A feature sink that records the evaluation's pawn-structure, mobility, royal-zone and
 //! threat calls of one position, for the tests that check them by hand (`eval.rs`,
-//! `dai_mitregi.rs`). Each test file uses part of it.
+//! `dai_mitregi/`). Each test file uses part of it.
 #![allow(dead_code)]
 
 use variantlab_engine::eval::{KindTerm, PawnDetails};

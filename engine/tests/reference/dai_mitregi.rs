@@ -2,7 +2,7 @@
 //! `shared/rules/dai-mitregi.md`: a mailbox of `Option<Pc>`, explicit vector lists per piece
 //! letter, pseudo-legal generation filtered by "is my King attacked after the move", and the
 //! dead ranks and deployment limits spelled out as in the rules file. It shares no code with
-//! the engine's `variants/dai_mitregi.rs`. Move texts: `e4e5`, `e4e5+`, `N*e5`.
+//! the engine's `variants/dai_mitregi/`. Move texts: `e4e5`, `e4e5+`, `N*e5`.
 
 #![allow(dead_code)]
 

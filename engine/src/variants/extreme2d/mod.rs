@@ -26,10 +26,10 @@
 //! \[X11\], no castling / en passant / double step \[X12\], the draw rules \[X13\]. The optional
 //! "one disc per colour" beginner rule \[X14\] is not offered.
 //!
-//! Decisions of this file (not in the rules file): the text format and move texts below; a
-//! position text is refused when it could not arise (see below); placement and Heir-reserve
-//! status follow from the board, so the Zobrist key of the board, plus the side to move,
-//! covers everything the repetition rule compares; placements count as tactical moves (they
+//! Decisions of this file (not in the rules file): the text format and move texts (in the
+//! `notation` module); a position text is refused when it could not arise (same place); placement
+//! and Heir-reserve status follow from the board, so the Zobrist key of the board, plus the side to
+//! move, covers everything the repetition rule compares; placements count as tactical moves (they
 //! are drops); the dead position of \[X13\] is reported as insufficient material.
 //!
 //! ```
@@ -39,50 +39,6 @@
 //! let p = Extreme2d::from_text("White: Ka1, (rr)h8. Black: Kj10. Black to move.").unwrap();
 //! assert!(p.in_check());
 //! ```
-//!
-//! # Position text
-//!
-//! `<board> <side> [<halfmove> <fullmove>]`, FEN-like:
-//!
-//! * `board`: ranks 10 down to 1 separated by `/`, each rank files `a` to `j`. A run of empty
-//!   cells is its length (`1`–`10`, written as one number). A stack is either one ownership
-//!   letter — `P` plain (a Pawn), `H` Heir, `K` King for White, `p`, `h`, `k` for Black — or a
-//!   bracketed disc list `[...]` holding exactly one ownership letter and the power discs
-//!   `r`, `b`, `y` (at most two of each): `[Pr]` a White Rook, `[prb]` a Black Queen,
-//!   `[Krr]` a White King with two reds. Output is canonical: a bare letter when the stack
-//!   has no power discs, otherwise `[` ownership letter, reds, blues, yellows `]`; any order is
-//!   accepted inside the brackets.
-//! * `side`: `w` or `b`. Halfmove clock and fullmove number default to `0` and `1`.
-//!
-//! Everything else is read off the board: a side without a King on the board has not placed
-//! its King and Heir yet; a side with a King but no Heir on the board has its Heir in reserve.
-//! The start position is
-//! `[pr][pb]1[pb][pr][pr][pb]1[pb][pr]/1[py]1[py]2[py]1[py]1/pppppppppp/10/10/10/10/PPPPPPPPPP/1[Py]1[Py]2[Py]1[Py]1/[Pr][Pb]1[Pb][Pr][Pr][Pb]1[Pb][Pr] w 0 1`.
-//!
-//! [`Extreme2d::from_text`](crate::Game::from_text) also accepts the piece-list form of the
-//! rules file's test positions: `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.`
-//! (Gateway's headers `W:` and `B:` are read too: one piece-list grammar,
-//! [`read_piece_list`](super::text::read_piece_list)).
-//!
-//! Order: a stack is a set of discs (one ownership disc, counts of each power colour), and
-//! the rules give the order of the discs beneath the ownership disc no meaning (a stack's
-//! moves are the union of its discs' powers), so the discs inside `[...]` or `(...)` are read
-//! in any order and written in the canonical one above. In the piece-list form the three
-//! sentences (`White:`, `Black:`, the side to move) and the stacks of a list are read in any
-//! order too. The board itself is positional.
-//!
-//! Impossible positions are refused with [`PositionError::Setup`]: a stack without or with two
-//! ownership discs (`[Kp]`, a King stack holding a Pawn disc), three discs of one colour, two
-//! Kings or two Heirs of one side, an Heir without its King, more than 22 plain discs of a side
-//! or more than 8 discs of one colour on the board, occupied placement cells of an unplaced
-//! side, an impossible turn for the placement state, or the side not to move in check.
-//!
-//! # Move text
-//!
-//! * moves and captures: origin and destination, `e3e4`, `a1c10`;
-//! * promotion: the Pawn step followed by `h`: `e9e10h`;
-//! * placement: `K@c1,H@h1` (King cell first);
-//! * King–Heir swap: `e1<>h5` (King cell first; quote it in a shell).
 
 use super::text::{self, Bad, Counter, Format, Punctuation, Runs, Spacing};
 use crate::bitboard::Bb128;
@@ -96,6 +52,11 @@ use crate::zobrist::SplitMix64;
 use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
+
+mod evaluation;
+mod notation;
+
+use notation::owner_letter;
 
 /// Number of cells.
 const N: usize = 100;
@@ -436,94 +397,6 @@ const FORMAT: Format = Format {
     side: "side to move must be w or b",
 };
 
-/// Which disc an ownership / power letter stands for.
-enum Disc {
-    Owner(usize, u16),
-    Power(usize),
-}
-
-fn disc(c: char) -> Option<Disc> {
-    Some(match c {
-        'P' => Disc::Owner(0, PLAIN),
-        'H' => Disc::Owner(0, HEIR),
-        'K' => Disc::Owner(0, KING),
-        'p' => Disc::Owner(1, PLAIN),
-        'h' => Disc::Owner(1, HEIR),
-        'k' => Disc::Owner(1, KING),
-        'r' => Disc::Power(0),
-        'b' => Disc::Power(1),
-        'y' => Disc::Power(2),
-        _ => return None,
-    })
-}
-
-fn owner_letter(s: u16) -> char {
-    let c = match role(s) {
-        PLAIN => 'P',
-        HEIR => 'H',
-        _ => 'K',
-    };
-    Color::ALL[owner(s)].cased(c)
-}
-
-/// Builds a stack from disc letters, naming the problem (for `cell`) if it is impossible.
-fn stack_from_discs(discs: &[char], cell: &str) -> Result<u16, String> {
-    let mut top: Option<(usize, u16, char)> = None;
-    let mut counts = [0u16; 3];
-    for &c in discs {
-        match disc(c) {
-            Some(Disc::Owner(o, r)) => {
-                if let Some((_, _, first)) = top {
-                    return Err(format!(
-                        "{cell}: a stack has exactly one ownership disc, found {first} and {c}"
-                    ));
-                }
-                top = Some((o, r, c));
-            }
-            Some(Disc::Power(i)) => {
-                counts[i] += 1;
-                if counts[i] > 2 {
-                    let colour = ["red", "blue", "yellow"][i];
-                    return Err(format!(
-                        "{cell}: three {colour} discs in one stack (at most two of a colour)"
-                    ));
-                }
-            }
-            None => return Err(format!("{cell}: unknown disc {c:?}")),
-        }
-    }
-    let (o, r, _) = top.ok_or_else(|| format!("{cell}: stack without an ownership disc"))?;
-    Ok(stack(o, r, counts[0], counts[1], counts[2]))
-}
-
-/// Reads one stack of the board text: an ownership letter or a bracketed disc list.
-fn read_stack(chars: &[char], sq: Square) -> Result<(u16, usize), Bad> {
-    let c = chars[0];
-    let (discs, used) = if c == '[' {
-        let close = chars.iter().position(|&x| x == ']');
-        let Some(close) = close.filter(|&k| !chars[1..k].contains(&'[')) else {
-            return Err(Bad::At(0, "unclosed [".into()));
-        };
-        (&chars[1..close], close + 1)
-    } else if matches!(c, 'P' | 'H' | 'K' | 'p' | 'h' | 'k') {
-        (&chars[..1], 1)
-    } else if matches!(c, 'r' | 'b' | 'y' | 'R' | 'B' | 'Y') {
-        let power = c.to_ascii_lowercase();
-        let m = format!("power disc {c:?} outside a stack: write e.g. [P{power}]");
-        return Err(Bad::At(0, m));
-    } else {
-        return Err(Bad::At(0, format!("unexpected character {c:?}")));
-    };
-    let cell = topology().square_name(sq);
-    if let Some(d) = discs.iter().find(|&&d| disc(d).is_none()) {
-        let m = format!("{cell}: unknown disc {d:?} (ownership P H K / p h k, powers r b y)");
-        return Err(Bad::At(0, m));
-    }
-    stack_from_discs(discs, &cell)
-        .map(|s| (s, used))
-        .map_err(Bad::Setup)
-}
-
 impl Extreme2d {
     fn empty() -> Extreme2d {
         Extreme2d {
@@ -776,383 +649,6 @@ impl Extreme2d {
         };
         [red, blue, yellow]
     }
-
-    /// The evaluation's activity features, from one walk of every stack's attacks:
-    /// - mobility per disc kind (the cells each power of a stack reaches that its side does
-    ///   not hold; a Pawn's step);
-    /// - attacks on the cells next to the enemy King, in all and per disc kind (a stack's
-    ///   royal steps count for neither);
-    /// - threatened stacks and forks ([`Self::report_threats`]), from the cells each side
-    ///   attacks (every part of a stack: powers, royal step, a Pawn's step; the King's too).
-    fn report_activity<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        use crate::eval::KindTerm;
-        let t = tables();
-        let occ = self.occ[0].0 | self.occ[1].0;
-        let mut attacks = [Attacks::default(), Attacks::default()];
-        for c in Color::ALL {
-            let (us, them) = (c.index(), 1 - c.index());
-            let own = self.occ[us].0;
-            let enemy = self.occ[them].0;
-            let zone = match self.king_sq[them] {
-                NO_SQ => 0,
-                k => t.king[k as usize],
-            };
-            let att = &mut attacks[us];
-            // [X3]: a Pawn attacks the cell in front of it (none from the last rank).
-            att.pawns = if us == 0 {
-                self.pawns[0].0 << W & BOARD
-            } else {
-                self.pawns[1].0 >> W
-            };
-            att.all = att.pawns;
-            let mut zone_attacks = 0;
-            let mut stacks = own;
-            while stacks != 0 {
-                let from = stacks.trailing_zeros() as usize;
-                stacks &= stacks - 1;
-                let s = self.cells[from];
-                if is_pawn(s) {
-                    // [X3]: one step forward, onto an empty cell or an enemy.
-                    let ahead = if us == 0 {
-                        from + W
-                    } else {
-                        from.wrapping_sub(W)
-                    };
-                    let step = (ahead < N && own >> ahead & 1 == 0) as u32;
-                    sink.mobility(c, 0, step);
-                    if ahead < N && zone >> ahead & 1 != 0 {
-                        zone_attacks += 1;
-                        sink.kind_term(c, 0, KindTerm::ZoneAttacks, 1);
-                    }
-                    continue;
-                }
-                let mut reach = if role(s) != PLAIN { t.king[from] } else { 0 };
-                for (i, cells) in self.power_targets(from, s, occ).into_iter().enumerate() {
-                    if cells == 0 {
-                        continue;
-                    }
-                    reach |= cells;
-                    sink.mobility(c, i + 1, (cells & !own).count_ones());
-                    let n = (cells & zone).count_ones();
-                    if n > 0 {
-                        zone_attacks += n;
-                        sink.kind_term(c, i + 1, KindTerm::ZoneAttacks, n);
-                    }
-                }
-                att.all |= reach;
-                // The King attacks and defends but is never the cheaper attacker.
-                if reach & enemy != 0 && role(s) != KING {
-                    att.pieces.push((s, reach));
-                }
-            }
-            sink.king_attacks(c, zone_attacks);
-            sink.king_danger(c, zone_attacks);
-        }
-        self.report_threats(sink, &attacks);
-    }
-
-    /// Threatened stacks per kind, and forks, from each side's [`Attacks`]. A stack other
-    /// than the King is threatened when an enemy stack of lower worth attacks it, or when the
-    /// enemy attacks it and its own side does not (as in [`crate::eval::report_threats`]).
-    /// Worth is the exchange's ([`Self::see_worth`]) at the default values: the sum of the
-    /// stack's discs (a Pawn 100, red 450, blue 300, yellow 280, the Heir disc 200).
-    ///
-    /// \[D\] Only the King is royal (the rules): the Heir, which may be captured, is a target
-    /// like any stack and may be the cheaper attacker; the King is neither, but its attacks
-    /// (royal step and powers) count for attacking and defending.
-    ///
-    /// A threatened stack counts once for each of its discs, in the disc's material kind,
-    /// as [`Game::material`] and the cell tables count it (a threatened `(rry)` is two
-    /// threatened reds and one yellow, a bare Heir one heir); a fork is two or more
-    /// threatened stacks, whatever their discs.
-    fn report_threats<S: crate::eval::FeatureSink>(&self, sink: &mut S, attacks: &[Attacks; 2]) {
-        for c in Color::ALL {
-            let (us, them) = (c.index(), 1 - c.index());
-            let enemy = &attacks[them];
-            let mut counts = [0u32; 5];
-            let mut stacks = 0;
-            let mut targets = self.occ[us].0 & enemy.all;
-            while targets != 0 {
-                let sq = targets.trailing_zeros() as usize;
-                targets &= targets - 1;
-                let s = self.cells[sq];
-                if role(s) == KING {
-                    continue;
-                }
-                if attacks[us].all >> sq & 1 != 0 {
-                    // Defended: threatened only by a cheaper attacker. None is cheaper than a
-                    // Pawn, and an enemy Pawn is cheaper than any other stack.
-                    if is_pawn(s) {
-                        continue;
-                    }
-                    if enemy.pawns >> sq & 1 == 0 {
-                        let worth = Self::stack_value(s, &DEFAULT_VALUES);
-                        let cheaper = enemy.pieces.iter().any(|&(a, reach)| {
-                            reach >> sq & 1 != 0 && Self::stack_value(a, &DEFAULT_VALUES) < worth
-                        });
-                        if !cheaper {
-                            continue;
-                        }
-                    }
-                }
-                stacks += 1;
-                for (n, k) in counts.iter_mut().zip(kind_counts(s)) {
-                    *n += u32::from(k);
-                }
-            }
-            for (kind, n) in counts.into_iter().enumerate() {
-                if n > 0 {
-                    sink.threatened(c, kind, c == self.turn, n);
-                }
-            }
-            if stacks >= 2 {
-                sink.multiple_threats(c, c == self.turn);
-            }
-        }
-    }
-
-    /// Validates the cells and builds the position.
-    fn from_cells(
-        cells: [u16; N],
-        turn: Color,
-        halfmove: u32,
-        fullmove: u32,
-    ) -> Result<Extreme2d, PositionError> {
-        let setup = |m: String| Err(PositionError::Setup(m));
-        let mut kings = [0; 2];
-        let mut heirs = [0; 2];
-        let mut plains = [0; 2];
-        let mut discs = [0; 3];
-        for &s in &cells {
-            if s == 0 {
-                continue;
-            }
-            let c = owner(s);
-            match role(s) {
-                KING => kings[c] += 1,
-                HEIR => heirs[c] += 1,
-                _ => plains[c] += 1,
-            }
-            discs[0] += reds(s);
-            discs[1] += blues(s);
-            discs[2] += yellows(s);
-        }
-        for c in Color::ALL {
-            let i = c.index();
-            let side = c.name();
-            if kings[i] > 1 {
-                return setup(format!("{side} has {} Kings (one disc exists)", kings[i]));
-            }
-            if heirs[i] > 1 {
-                return setup(format!("{side} has {} Heirs (one disc exists)", heirs[i]));
-            }
-            if heirs[i] == 1 && kings[i] == 0 {
-                return setup(format!(
-                    "{side} has an Heir on the board but no King (both are placed together)"
-                ));
-            }
-            if plains[i] > 22 {
-                return setup(format!(
-                    "{side} has {} plain discs (at most 22 exist)",
-                    plains[i]
-                ));
-            }
-            if kings[i] == 0 {
-                let back = if i == 0 { 0 } else { 90 };
-                for sq in [back + 2, back + 7] {
-                    if cells[sq] != 0 {
-                        return setup(format!(
-                            "{side} has not placed its King and Heir, but its placement cell {} is occupied",
-                            name(sq)
-                        ));
-                    }
-                }
-            }
-        }
-        for (i, colour) in ["red", "blue", "yellow"].iter().enumerate() {
-            if discs[i] > 8 {
-                return setup(format!(
-                    "{} {colour} discs on the board (8 exist)",
-                    discs[i]
-                ));
-            }
-        }
-        // [X2]: White places on ply 1, Black on ply 2.
-        match (kings[0], kings[1], turn) {
-            (0, 0, Color::Black) => {
-                return setup("neither side has placed, so White is to move".into())
-            }
-            (0, 1, _) => return setup("Black has placed its King but White has not".into()),
-            (1, 0, Color::White) => {
-                return setup("White has placed but Black has not, so Black is to move".into())
-            }
-            _ => {}
-        }
-        let mut pos = Extreme2d::empty();
-        pos.turn = turn;
-        pos.halfmove = halfmove;
-        pos.fullmove = fullmove;
-        for (sq, &s) in cells.iter().enumerate() {
-            if s != 0 {
-                pos.put(sq, s);
-            }
-        }
-        if turn == Color::Black {
-            pos.hash ^= tables().side;
-        }
-        let them = (!turn).index();
-        if pos.placed(them) {
-            let occ = pos.occ[0].0 | pos.occ[1].0;
-            if pos.attacked(pos.king_sq[them] as usize, turn.index(), occ, 0) {
-                return setup(format!("{} is not to move but is in check", (!turn).name()));
-            }
-        }
-        Ok(pos)
-    }
-
-    /// Reads the compact text format (see the module documentation).
-    fn parse_compact(text: &str) -> Result<Extreme2d, PositionError> {
-        let names = ["board", "side", "halfmove", "fullmove"];
-        let fields = FORMAT.fields(text, &names)?;
-        let end = text.chars().count() + 1;
-        if fields.len() < 2 {
-            let missing = names[fields.len()];
-            return Err(PositionError::syntax(
-                missing,
-                end,
-                format!("missing {missing} field"),
-            ));
-        }
-        if fields.len() == 3 {
-            return Err(PositionError::syntax(
-                "fullmove",
-                end,
-                "missing fullmove field (give both clocks or neither)",
-            ));
-        }
-        if fields.len() > 4 {
-            return Err(PositionError::syntax(
-                "end",
-                fields[4].0,
-                "unexpected text after the fullmove number",
-            ));
-        }
-        let mut cells = [0u16; N];
-        for (sq, s) in FORMAT.read_board(fields[0], topology(), read_stack)? {
-            cells[sq.index()] = s;
-        }
-        let turn = FORMAT.read_side(fields[1])?;
-        let mut clocks = [0u32, 1];
-        let counter = Counter {
-            plus: false,
-            max_digits: usize::MAX,
-            max: u32::MAX,
-        };
-        for k in 0..2 {
-            if let Some(&f) = fields.get(2 + k) {
-                clocks[k] = counter.read(f, names[2 + k], k as u32)?;
-            }
-        }
-        Self::from_cells(cells, turn, clocks[0], clocks[1])
-    }
-
-    /// Reads the rules file's piece-list form:
-    /// `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.` The sentences, the stacks of a
-    /// list and the discs in parentheses may come in any order.
-    fn parse_list(text: &str) -> Result<Extreme2d, PositionError> {
-        let list = text::read_piece_list(text, Punctuation::Loose)?;
-        let mut cells = [0u16; N];
-        for (side, tcol, t) in &list.items {
-            let bad = |m: &str| {
-                Err(PositionError::syntax(
-                    "pieces",
-                    *tcol,
-                    format!("{t:?}: {m}"),
-                ))
-            };
-            let mut rest = t.as_str();
-            let letter = match rest.chars().next() {
-                Some(c @ ('K' | 'H' | 'P')) => {
-                    rest = &rest[1..];
-                    c
-                }
-                _ => 'P',
-            };
-            let mut discs = vec![side.cased(letter)];
-            if let Some(r) = rest.strip_prefix('(') {
-                let Some(close) = r.find(')') else {
-                    return bad("unclosed (");
-                };
-                for d in r[..close].chars() {
-                    if !matches!(d, 'r' | 'b' | 'y') {
-                        return bad("power discs are r, b, y");
-                    }
-                    discs.push(d);
-                }
-                rest = &r[close + 1..];
-            } else if t.starts_with(|c: char| c.is_ascii_lowercase()) {
-                return bad("expected K, H, P or (discs) before the cell");
-            }
-            let Some(sq) = parse_cell(rest) else {
-                return bad("no cell a1..j10 at the end");
-            };
-            if cells[sq] != 0 {
-                return bad("cell listed twice");
-            }
-            cells[sq] = stack_from_discs(&discs, &name(sq)).map_err(PositionError::Setup)?;
-        }
-        Self::from_cells(cells, list.turn, 0, 1)
-    }
-
-    /// A stack's worth in an exchange ([`Game::see`]): its value, the King's never lost.
-    fn see_worth(s: u16, values: &[i32]) -> i32 {
-        if role(s) == KING {
-            ROYAL
-        } else {
-            Self::stack_value(s, values)
-        }
-    }
-
-    /// What `captor` gains in an exchange by taking `victim`, and the stack it then forms.
-    fn see_capture(captor: u16, victim: u16, values: &[i32]) -> (i32, u16) {
-        let merged = absorb(captor, victim);
-        let grown = Self::stack_value(merged, values) - Self::stack_value(captor, values);
-        (
-            (Self::see_worth(victim, values) + grown).min(ROYAL / 2),
-            merged,
-        )
-    }
-
-    /// The first capture of an exchange: what the normal move `m` gains and the stack it
-    /// leaves on its destination (`None` for other moves).
-    fn see_start(&self, m: Move, values: &[i32]) -> Option<(i32, u16)> {
-        let mover = self.cells[m.from().index()];
-        if m.kind() != MoveKind::Normal || mover == 0 {
-            return None;
-        }
-        Some(match self.cells[m.to().index()] {
-            0 => (0, mover),
-            victim => Self::see_capture(mover, victim, values),
-        })
-    }
-
-    /// Value of a stack for move ordering, with `values` indexed like the material kinds.
-    fn stack_value(s: u16, values: &[i32]) -> i32 {
-        if s == 0 {
-            return 0;
-        }
-        let v = |i: usize| values.get(i).copied().unwrap_or(0);
-        let mut x = reds(s) as i32 * v(1) + blues(s) as i32 * v(2) + yellows(s) as i32 * v(3);
-        if is_pawn(s) {
-            x += v(0);
-        }
-        match role(s) {
-            HEIR => x += v(4),
-            KING => x += v(5),
-            _ => {}
-        }
-        x
-    }
 }
 
 impl Game for Extreme2d {
@@ -1166,11 +662,7 @@ impl Game for Extreme2d {
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        if text::is_piece_list(text) {
-            Self::parse_list(text)
-        } else {
-            Self::parse_compact(text)
-        }
+        Self::read_text(text)
     }
 
     fn legal_moves(&self, out: &mut Self::Moves) {
@@ -1374,58 +866,12 @@ impl Game for Extreme2d {
     fn eval_cells(&self) -> usize {
         N
     }
-    /// Every disc of a stack on the stack's cell (a stack with two red discs counts the red
-    /// cell entry twice), Pawns, Heirs and Kings once.
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        for (sq, &s) in self.cells.iter().enumerate() {
-            if s == 0 {
-                continue;
-            }
-            let side = owner(s);
-            let color = Color::ALL[side];
-            let cell = if side == 0 {
-                sq
-            } else {
-                (W - 1 - sq / W) * W + sq % W
-            };
-            if is_pawn(s) {
-                sink.piece(color, 0, cell);
-            }
-            for (kind, n) in [(1, reds(s)), (2, blues(s)), (3, yellows(s))] {
-                for _ in 0..n {
-                    sink.piece(color, kind, cell);
-                }
-            }
-            match role(s) {
-                HEIR => sink.piece(color, 4, cell),
-                KING => sink.piece(color, 5, cell),
-                _ => {}
-            }
-        }
-        if sink.wants_activity() {
-            self.report_activity(sink);
-        }
+        self.report_features(sink)
     }
 
-    /// Two cheap terms, in centipawns: 4 per rank a Pawn has advanced from its start rank, and
-    /// 3 per step a stack with powers stands in from the nearest edge (a stack's material is
-    /// already the sum of its discs).
     fn positional(&self) -> i32 {
-        let mut score = [0i32; 2];
-        for (sq, &s) in self.cells.iter().enumerate() {
-            if s == 0 {
-                continue;
-            }
-            let (f, r) = ((sq % W) as i32, (sq / W) as i32);
-            let side = owner(s);
-            if is_pawn(s) {
-                score[side] += 4 * if side == 0 { r - 2 } else { 7 - r };
-            } else if s & POWERS != 0 {
-                score[side] += 3 * f.min(9 - f).min(r).min(9 - r);
-            }
-        }
-        let us = self.turn.index();
-        score[us] - score[1 - us]
+        self.positional_terms()
     }
 
     fn is_tactical(&self, m: Move) -> bool {
@@ -1437,148 +883,26 @@ impl Game for Extreme2d {
     }
 
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        match m.kind() {
-            MoveKind::Normal => {
-                let attacker = Self::stack_value(self.cells[m.from().index()], values);
-                let victim = Self::stack_value(self.cells[m.to().index()], values);
-                super::kernel::capture_order(victim, attacker, 0)
-            }
-            MoveKind::Promotion => {
-                let v = |i: usize| super::kernel::value_of(values, i);
-                v(4) - 2 * v(0)
-            }
-            _ => 0,
-        }
+        self.order_captures(m, values)
     }
 
-    /// A capture's gain is the victim stack's value plus what the captor's own stack gains by
-    /// absorbing its discs (a Pawn that gains a power stops counting as a Pawn); the merged
-    /// stack is what the next capture takes. A quiet move answers the exchange of the moved
-    /// stack on its destination; placements, swaps and promotions answer `None`, as in the
-    /// chess family. Recaptures come least valuable stack first from the attack walk, each
-    /// captor's cell emptied (x-rays); the King recaptures only onto a cell the other side no
-    /// longer attacks; pins are ignored.
-    /// \[D\] Gains are changes of [`Game::material`] (per-disc values), so a captured Heir
-    /// counts its own value and nothing for the promotion its return to the reserve allows.
     fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        let (first, mut on_target) = self.see_start(m, values)?;
-        let to = m.to().index();
-        let mut occ = (self.occ[0].0 | self.occ[1].0) & !(1u128 << m.from().index());
-        let mut side = 1 - self.turn.index();
-        Some(swap_with_gains(first, || {
-            // Only stacks still on the board, the target's occupant excluded.
-            let on_board = |occ: u128| !occ | 1u128 << to;
-            let mut attackers = self.attackers_within::<false>(to, side, occ, on_board(occ));
-            let mut best = (i32::MAX, 0);
-            while attackers != 0 {
-                let sq = attackers.trailing_zeros() as usize;
-                attackers &= attackers - 1;
-                let w = Self::see_worth(self.cells[sq], values);
-                if w < best.0 {
-                    best = (w, sq);
-                }
-            }
-            let (w, sq) = best;
-            if w == i32::MAX {
-                return None;
-            }
-            occ &= !(1u128 << sq);
-            if w == ROYAL && self.attacked(to, 1 - side, occ, on_board(occ)) {
-                return None;
-            }
-            let (gain, merged) = Self::see_capture(self.cells[sq], on_target, values);
-            on_target = merged;
-            side = 1 - side;
-            Some(gain)
-        }))
+        self.exchange(m, values)
     }
 
-    /// Two bounds settle a threshold without the exchange: it never beats stopping after
-    /// the first capture, and (values not negative) never loses more than the stack then on
-    /// the target plus the power discs a recapture could absorb from it.
     fn see_at_least(&self, m: Move, values: &[i32], threshold: i32) -> Option<bool> {
-        let (first, on_target) = self.see_start(m, values)?;
-        if first < threshold {
-            return Some(false);
-        }
-        if role(on_target) != KING && values.iter().all(|&v| v >= 0) {
-            let v = |i: usize| values.get(i).copied().unwrap_or(0);
-            let powers = reds(on_target) as i32 * v(1)
-                + blues(on_target) as i32 * v(2)
-                + yellows(on_target) as i32 * v(3);
-            if first - Self::stack_value(on_target, values) - powers >= threshold {
-                return Some(true);
-            }
-        }
-        self.see(m, values).map(|v| v >= threshold)
+        self.exchange_at_least(m, values, threshold)
     }
 
     fn diagram(&self) -> crate::diagram::Diagram {
-        let mut d = crate::diagram::Diagram::board(
-            topology(),
-            0.0,
-            |_| String::new(),
-            |_| None,
-            |sq| {
-                let s = self.cells[sq.index()];
-                (s != 0).then(|| {
-                    let mut occupant = crate::diagram::Occupant::piece(
-                        Color::ALL[owner(s)],
-                        owner_letter(s).to_ascii_uppercase().to_string(),
-                    );
-                    // The stack's discs, as in the position text: `rrb` = two red, one blue.
-                    for (n, c) in [(reds(s), 'r'), (blues(s), 'b'), (yellows(s), 'y')] {
-                        for _ in 0..n {
-                            occupant.sub.push(c);
-                        }
-                    }
-                    occupant
-                })
-            },
-        );
-        d.legend.push((
-            crate::diagram::LIGHT,
-            "P base disc, H Heir, K King; small letters: the stack's power discs (r red, b blue, y yellow)"
-                .to_string(),
-        ));
-        d
+        self.draw()
     }
     fn to_text(&self) -> String {
-        let out = text::write_board(topology(), None, |sq, out| {
-            let s = self.cells[sq.index()];
-            if s == 0 {
-                return false;
-            }
-            if s & POWERS == 0 {
-                out.push(owner_letter(s));
-            } else {
-                out.push('[');
-                out.push(owner_letter(s));
-                for (n, c) in [(reds(s), 'r'), (blues(s), 'b'), (yellows(s), 'y')] {
-                    for _ in 0..n {
-                        out.push(c);
-                    }
-                }
-                out.push(']');
-            }
-            true
-        });
-        format!(
-            "{out} {} {} {}",
-            self.turn.char(),
-            self.halfmove,
-            self.fullmove
-        )
+        self.write_text()
     }
 
     fn move_text(&self, m: Move) -> String {
-        let (from, to) = (name(m.from().index()), name(m.to().index()));
-        match m.kind() {
-            MoveKind::RoyalPlacement => format!("K@{from},H@{to}"),
-            MoveKind::RoyalSwap => format!("{from}<>{to}"),
-            MoveKind::Promotion => format!("{from}{to}h"),
-            _ => format!("{from}{to}"),
-        }
+        self.name_move(m)
     }
 }
 

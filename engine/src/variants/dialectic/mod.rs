@@ -17,26 +17,8 @@
 //! moves by make-and-test. Philosopher leap tables for all 9 cells are precomputed once in a
 //! `OnceLock`, so a token step rebuilds nothing.
 //!
-//! # Text format
-//! Orthochess FEN (six fields, `H/h` Philosopher, `G/g` Great Philosopher), then a seventh
-//! field `TxyAxy` with the token cells, then an optional eighth field `V` followed by
-//! comma-separated four-digit states `TxTyAxAy`: the visited states other than the current
-//! one (absent: only the current state). The en passant field is kept (and hashed) only when
-//! a pawn of the side to move stands beside the pawn that passed, a cheap stand-in for "an en
-//! passant capture is possible" (Game end 4); a field without such a pawn reads as `-`. Start:
-//! `rhbqkbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBQKBHR w KQkq - 0 1 T12A21`.
-//!
-//! What the format leaves unordered is read in any order and written in one canonical order,
-//! so a written text round-trips exactly: the castling letters (a set; written `KQkq` order,
-//! a repeated letter is an error), the two labelled tokens (`AxyTxy` reads as `TxyAxy`;
-//! written Thesis first, and each label must occur once), and the visited states (a set;
-//! written in ascending internal state number `9 * (Tx + 3 Ty) + (Ax + 3 Ay)`, a repeated
-//! state or the current one is an error).
-//!
-//! # Move notation
-//! Board moves in coordinates: `e2e4`, `b7b8q` (promotion letters `q r b h`), castling as the
-//! King's move (`e1g1`). Token moves: `Txy` (Thesis to cell (x,y)), `Axy` (Antithesis),
-//! `Sxy` (Synthesis, Hegelian only).
+//! The position text and the move names are the `notation` module's; the evaluation terms, the
+//! static exchange and the capture order are the `evaluation` module's.
 
 use super::kernel::{capture_order, move_name, value_of};
 use super::text::{self, Bad, Counter, Format, Runs, Spacing};
@@ -49,6 +31,9 @@ use crate::zobrist::{SplitMix64, Zobrist};
 use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
+
+mod evaluation;
+mod notation;
 
 const PAWN: u8 = 0;
 const PHIL: u8 = 1;
@@ -613,197 +598,8 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         name: if HEGELIAN { INFO_HEGELIAN.name } else { INFO.name },
         clock: halfmove,
     }
-    /// Reads a position text (see the module doc): the castling letters, the two tokens and
-    /// the visited states in any order.
-    ///
-    /// # Errors
-    /// A located syntax error or an impossible position.
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        const NAMES: [&str; 8] = [
-            "board",
-            "side",
-            "castling",
-            "en passant",
-            "halfmove",
-            "fullmove",
-            "tokens",
-            "visited",
-        ];
-        let fields = FORMAT.fields(text, &NAMES)?;
-        if fields.len() < 7 || fields.len() > 8 {
-            let n = fields.len().min(7);
-            return Err(PositionError::syntax(
-                NAMES[n],
-                text.chars().count() + 1,
-                format!("expected 7 or 8 fields, found {}", fields.len()),
-            ));
-        }
-        let col = |k: usize, off: usize| fields[k].0 + off;
-        let mut p = DialecticPos::<HEGELIAN> {
-            board: [0; 64],
-            occ: [0; 2],
-            kings: [64; 2],
-            turn: Color::White,
-            castling: 0,
-            ep: NO_EP,
-            thesis: 0,
-            anti: 0,
-            visited: 0,
-            halfmove: 0,
-            fullmove: 1,
-            hash: 0,
-        };
-        let cells = FORMAT.read_board(fields[0], topology(), |chars, _| {
-            crate::piece::read_letter(&PIECES, chars[0])
-                .map(|piece| (piece, 1))
-                .ok_or_else(|| Bad::At(0, format!("unknown piece letter {:?}", chars[0])))
-        })?;
-        for (sq, (color, role)) in cells {
-            let (sq, role) = (sq.0 as u8, role as u8);
-            p.board[sq as usize] = code(color, role);
-            p.occ[color.index()] |= 1 << sq;
-            if role == KING {
-                if p.kings[color.index()] != 64 {
-                    return Err(PositionError::Setup("more than one King of a side".into()));
-                }
-                p.kings[color.index()] = sq;
-            }
-        }
-        if p.kings.contains(&64) {
-            return Err(PositionError::Setup(
-                "each side needs exactly one King".into(),
-            ));
-        }
-        for s in (0..8).chain(56..64) {
-            if p.board[s] == code(Color::White, PAWN) || p.board[s] == code(Color::Black, PAWN) {
-                return Err(PositionError::Setup(
-                    "pawn on the first or last rank".into(),
-                ));
-            }
-        }
-        p.turn = FORMAT.read_side(fields[1])?;
-        let unknown = |_| "expected KQkq or -".to_string();
-        p.castling = text::read_rights(fields[2], "castling", RIGHTS.into_iter(), unknown)?;
-        for (bit, k, r) in [(1u8, 4usize, 7usize), (2, 4, 0), (4, 60, 63), (8, 60, 56)] {
-            let c = if bit < 4 { Color::White } else { Color::Black };
-            if p.castling & bit != 0 && (p.board[k] != code(c, KING) || p.board[r] != code(c, ROOK))
-            {
-                return Err(PositionError::Setup(
-                    "castling right without King and Rook at home".into(),
-                ));
-            }
-        }
-        if fields[3].1 != "-" {
-            let want = if p.turn == Color::White { 5 } else { 2 };
-            let Some(ep) = topology()
-                .parse_name(fields[3].1)
-                .filter(|&sq| topology().coord(sq).rank == want)
-                .map(|sq| sq.0 as u8)
-            else {
-                return Err(PositionError::syntax(
-                    "en passant",
-                    col(3, 0),
-                    "bad en passant square",
-                ));
-            };
-            let pawn = ep_victim(ep, p.turn);
-            if p.board[pawn as usize] != code(!p.turn, PAWN) || p.board[ep as usize] != 0 {
-                return Err(PositionError::Setup(
-                    "en passant square without the pawn that passed".into(),
-                ));
-            }
-            if p.ep_capturable(ep, p.turn) {
-                p.ep = ep;
-            }
-        }
-        // Rust's own number syntax (a `+` allowed), below a million.
-        let counter = Counter {
-            plus: true,
-            max_digits: usize::MAX,
-            max: 999_999,
-        };
-        p.halfmove = counter.read(fields[4], NAMES[4], 0)?;
-        p.fullmove = counter.read(fields[5], NAMES[5], 1)?;
-        let cell = |b: u8, c: u8| -> Option<u8> {
-            if (b'0'..=b'2').contains(&b) && (b'0'..=b'2').contains(&c) {
-                Some((b - b'0') + 3 * (c - b'0'))
-            } else {
-                None
-            }
-        };
-        // The two tokens are labelled, so either may come first: `TxyAxy` or `AxyTxy`.
-        let tk = fields[6].1.as_bytes();
-        let (t_at, a_at) = match (tk.len(), tk.first(), tk.get(3)) {
-            (6, Some(b'T'), Some(b'A')) => (1, 4),
-            (6, Some(b'A'), Some(b'T')) => (4, 1),
-            _ => {
-                return Err(PositionError::syntax(
-                    "tokens",
-                    col(6, 0),
-                    "expected TxyAxy (or AxyTxy)",
-                ))
-            }
-        };
-        let (Some(th), Some(an)) = (cell(tk[t_at], tk[t_at + 1]), cell(tk[a_at], tk[a_at + 1]))
-        else {
-            return Err(PositionError::syntax(
-                "tokens",
-                col(6, 1),
-                "token cell digits must be 0..2",
-            ));
-        };
-        if !HEGELIAN && th == an {
-            return Err(PositionError::Setup(
-                "tokens share a cell in the basic game".into(),
-            ));
-        }
-        p.thesis = th;
-        p.anti = an;
-        p.visited = 1u128 << p.state();
-        if let Some(&(_, v)) = fields.get(7) {
-            let b = v.as_bytes();
-            if b.first() != Some(&b'V') || b.len() < 5 || (b.len() - 1) % 5 != 4 {
-                return Err(PositionError::syntax(
-                    "visited",
-                    col(7, 0),
-                    "expected V then TxTyAxAy,...",
-                ));
-            }
-            for (k, chunk) in b[1..].split(|&c| c == b',').enumerate() {
-                let off = 1 + 5 * k;
-                let st = match chunk {
-                    [a, bb, c, d] => match (cell(*a, *bb), cell(*c, *d)) {
-                        (Some(t), Some(a)) if HEGELIAN || t != a => 9 * t as u32 + a as u32,
-                        _ => {
-                            return Err(PositionError::syntax("visited", col(7, off), "bad state"))
-                        }
-                    },
-                    _ => {
-                        return Err(PositionError::syntax(
-                            "visited",
-                            col(7, off),
-                            "state needs 4 digits",
-                        ))
-                    }
-                };
-                // The format sets no order: any order is read, one canonical order written.
-                if st == p.state() || p.visited & (1u128 << st) != 0 {
-                    return Err(PositionError::syntax(
-                        "visited",
-                        col(7, off),
-                        "states must be distinct and not the current one",
-                    ));
-                }
-                p.visited |= 1u128 << st;
-            }
-        }
-        if p.king_attacked(!p.turn) {
-            return Err(PositionError::Setup(
-                "the side not to move is in check".into(),
-            ));
-        }
-        p.hash = p.full_hash();
-        Ok(p)
+        Self::read_text(text)
     }
     fn legal_moves(&self, out: &mut DialecticMoves) {
         let t = tables();
@@ -1073,65 +869,8 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         super::kernel::flat_royal_cells(self.kings.map(usize::from), 8, 8)
     }
-    /// Every piece on its cell; where the weights use them (`FeatureSink::wants_activity`),
-    /// mobility per kind and cramped pieces, attacks on the cells next to the enemy King
-    /// (per kind too), and threatened pieces, as the chess family counts them, with the
-    /// tokens as they stand.
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        use crate::bitboard::Bb64;
-        // The occupied cells only (a word per side), not all 64 of the mailbox.
-        for c in Color::ALL {
-            let flip = if c == Color::White { 0 } else { 56 };
-            let mut bb = self.occ[c.index()];
-            while bb != 0 {
-                let sq = bb.trailing_zeros() as usize;
-                bb &= bb - 1;
-                sink.piece(c, ((self.board[sq] - 1) >> 1) as usize, sq ^ flip);
-            }
-        }
-        if !sink.wants_activity() {
-            return;
-        }
-        let t = tables();
-        const ROLES: usize = PIECES.len();
-        let mut attacked = [[Bb64(0); ROLES]; 2];
-        let mut pieces = [[Bb64(0); ROLES]; 2];
-        for c in Color::ALL {
-            let own = self.occ[c.index()];
-            let zone = t.king[self.kings[(!c).index()] as usize];
-            let mut zone_attacks = 0;
-            let mut bb = own;
-            while bb != 0 {
-                let sq = bb.trailing_zeros() as u8;
-                bb &= bb - 1;
-                let role = ((self.board[sq as usize] - 1) >> 1) as usize;
-                pieces[c.index()][role].0 |= 1 << sq;
-                let (reach, attacks) = self.reach_and_attacks(sq, c);
-                attacked[c.index()][role].0 |= attacks;
-                if role == KING as usize {
-                    continue;
-                }
-                zone_attacks += crate::eval::report_piece_activity(
-                    sink,
-                    c,
-                    role,
-                    (reach & !own).count_ones(),
-                    (reach & zone).count_ones(),
-                );
-            }
-            sink.king_attacks(c, zone_attacks);
-            sink.king_danger(c, zone_attacks);
-        }
-        let any = attacked.map(|side| Bb64(side.iter().fold(0, |acc, b| acc | b.0)));
-        crate::eval::report_threats(
-            sink,
-            [&attacked[0], &attacked[1]],
-            any,
-            KING as usize,
-            |r| PIECES[r].value,
-            |c, r| pieces[c.index()][r],
-            self.turn,
-        );
+        self.report_features(sink)
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         crate::piece::material_kinds(&PIECES).collect()
@@ -1156,184 +895,18 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         }
     }
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        let val = |r: u8| value_of(values, r.into());
-        let attacker = (self.board[m.from().index()].max(1) - 1) >> 1;
-        let victim = match m.kind() {
-            MoveKind::EnPassant => val(PAWN),
-            _ => {
-                let c = self.board[m.to().index()];
-                if c == 0 {
-                    0
-                } else {
-                    val((c - 1) >> 1)
-                }
-            }
-        };
-        let promo = if m.kind() == MoveKind::Promotion {
-            val(m.role().0) - val(PAWN)
-        } else {
-            0
-        };
-        capture_order(victim, val(attacker), promo)
+        self.order_captures(m, values)
     }
-    /// The exchange on the target cell of a plain move or capture (an en passant capture
-    /// too), from the attack walk with each capturer's cell emptied ([`crate::see`]).
-    /// [D] A Philosopher's capture of a (Great) Philosopher counts its promotion to a Great
-    /// Philosopher; a promotion in a later recapture is not counted. Token steps, pawn
-    /// double steps, promotions and castling answer `None`, as in the chess family: a token
-    /// step changes every Philosopher's reach at once, so no single cell settles it.
     fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        use crate::see::{exchange_on_bitboards, ROYAL};
-        let value = |r: u8| value_of(values, r.into());
-        let role_of = |c: u8| (c - 1) >> 1;
-        let worth = |c: u8| match role_of(c) {
-            KING => ROYAL,
-            r => value(r),
-        };
-        let (from, to) = (m.from().0 as u8, m.to().0 as u8);
-        let mover = self.board[from as usize];
-        if mover == 0 {
-            return None;
-        }
-        let mut occ = self.occupied() & !(1u64 << from);
-        let (victim, on_target) = match m.kind() {
-            MoveKind::Normal => {
-                let captured = self.board[to as usize];
-                if captured == 0 {
-                    (0, worth(mover))
-                } else if role_of(mover) == PHIL && matches!(role_of(captured), PHIL | GREAT) {
-                    let gain = value(GREAT) - value(PHIL);
-                    (value(role_of(captured)) + gain, value(GREAT))
-                } else {
-                    (value(role_of(captured)), worth(mover))
-                }
-            }
-            MoveKind::EnPassant => {
-                let cap = ep_victim(to, self.turn);
-                occ &= !(1u64 << cap);
-                (value(PAWN), worth(mover))
-            }
-            _ => return None,
-        };
-        Some(exchange_on_bitboards(
-            victim,
-            on_target,
-            crate::bitboard::Bb64(occ),
-            !self.turn,
-            |occ, by| crate::bitboard::Bb64(self.attackers_within::<false>(to, occ.0, by)),
-            |sq| Some(self.board[sq.index()]).filter(|&c| c != 0).map(worth),
-        ))
+        self.exchange(m, values)
     }
     fn diagram(&self) -> crate::diagram::Diagram {
-        use crate::diagram::{Diagram, DiagramLabel, Occupant};
-        let mut d = Diagram::board(
-            &crate::geometry::Topology::rect(8, 8),
-            0.0,
-            |_| String::new(),
-            |_| None,
-            |sq| {
-                let c = self.board[sq.index()];
-                (c != 0).then(|| {
-                    Occupant::piece(color_of(c), LETTERS[((c - 1) >> 1) as usize].to_string())
-                })
-            },
-        );
-        // The 3x3 dialectic beside the board, y = 2 on top, with its two tokens (neutral).
-        let ((tx, ty), (ax, ay)) = self.tokens();
-        for y in (0..3u8).rev() {
-            let row = (0..3u8)
-                .map(|x| {
-                    let mut text = String::new();
-                    if (x, y) == (tx, ty) {
-                        text.push('T');
-                    }
-                    if (x, y) == (ax, ay) {
-                        text.push('A');
-                    }
-                    let occupant = (!text.is_empty()).then(|| Occupant {
-                        color: None,
-                        text,
-                        sub: String::new(),
-                    });
-                    (format!("dialectic ({x},{y})"), occupant)
-                })
-                .collect();
-            let caption = if y == 2 { "dialectic" } else { "" };
-            d.side_row(10.0, 1.0 + f32::from(2 - y), caption, row);
-            d.labels.push(DiagramLabel {
-                x: 9.6,
-                y: 1.65 + f32::from(2 - y),
-                text: y.to_string(),
-            });
-        }
-        for x in 0..3u8 {
-            d.labels.push(DiagramLabel {
-                x: 10.5 + f32::from(x),
-                y: 4.65,
-                text: x.to_string(),
-            });
-        }
-        d.legend.push((
-            crate::diagram::SIDE,
-            "dialectic: T Thesis, A Antithesis token (x, y); H Philosopher, G Great Philosopher"
-                .to_string(),
-        ));
-        d
+        self.draw()
     }
-    /// The position text (see the module doc).
     fn to_text(&self) -> String {
-        let mut s = text::write_board(topology(), None, |sq, s| {
-            let c = self.board[sq.index()];
-            if c == 0 {
-                return false;
-            }
-            s.push(color_of(c).cased(LETTERS[((c - 1) >> 1) as usize]));
-            true
-        });
-        s.push_str(if self.turn == Color::White {
-            " w "
-        } else {
-            " b "
-        });
-        s += &text::write_rights(self.castling, RIGHTS.into_iter());
-        s.push(' ');
-        if self.ep == NO_EP {
-            s.push('-');
-        } else {
-            s.push_str(&topology().square_name(Square(self.ep.into())));
-        }
-        let cell = |c: u8| format!("{}{}", c % 3, c / 3);
-        s.push_str(&format!(
-            " {} {} T{}A{}",
-            self.halfmove,
-            self.fullmove,
-            cell(self.thesis),
-            cell(self.anti)
-        ));
-        let others = self.visited & !(1u128 << self.state());
-        if others != 0 {
-            let list: Vec<String> = (0..81u8)
-                .filter(|i| others & (1u128 << i) != 0)
-                .map(|i| format!("{}{}", cell(i / 9), cell(i % 9)))
-                .collect();
-            s.push_str(" V");
-            s.push_str(&list.join(","));
-        }
-        s
+        self.write_text()
     }
     fn move_text(&self, m: Move) -> String {
-        let cell = m.to().0;
-        match m.kind() {
-            MoveKind::ThesisStep => format!("T{}{}", cell % 3, cell / 3),
-            MoveKind::AntithesisStep => format!("A{}{}", cell % 3, cell / 3),
-            MoveKind::SynthesisStep => format!("S{}{}", cell % 3, cell / 3),
-            k => {
-                let mut s = move_name(topology(), m);
-                if k == MoveKind::Promotion {
-                    s.push(LETTERS[m.role().index()].to_ascii_lowercase());
-                }
-                s
-            }
-        }
+        self.name_move(m)
     }
 }

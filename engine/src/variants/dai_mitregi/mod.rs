@@ -14,16 +14,8 @@
 //! promotion and the dead ranks for drops are derived from the same data: a piece must promote
 //! (and may not be dropped) where its movement, on an empty board, has no target.
 //!
-//! Position text: ranks 16 to 1 separated by `/`, files a to p, digits for runs of empty cells
-//! (one or two digits), `+X` for a promoted X; then the side to move (`w` or `b`); then the
-//! hands, `-` when both are empty, otherwise `[..]`, one letter per piece, upper case White's
-//! and lower case Black's, e.g. `[BHZEbn]`. The hands are multisets, so the letters are read in
-//! any order, the colours mixed (`[ZHBEbn]`, `[nbZHBE]`); they are written in one canonical
-//! order, White's first, then Black's, each in the order of [`ROLES`]. Nothing else in the
-//! text is unordered: the board is positional and the side a single letter.
-//!
-//! Move text: `from` and `to` cell names (`e4e5`), `+` appended for a promotion (`d13c15+`),
-//! drops as the upper-case letter, `*` and the cell (`N*e5`), for either side.
+//! The position text and the move names are the `notation` module's; the evaluation terms, the
+//! static exchange and the capture order are the `evaluation` module's.
 
 use super::kernel::{capture_order, move_name, value_of};
 use super::text::{self, Bad, Format, Runs, Spacing};
@@ -40,6 +32,9 @@ use crate::{Color, Role, Square};
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
+
+mod evaluation;
+mod notation;
 
 /// Files of the board (reconstructed).
 pub const FILES: usize = 16;
@@ -641,27 +636,6 @@ fn attacked(ft: &FormTables, t: &Tables, board: &[u8; NSQ], sq: usize, by: Color
     visit_attackers(ft, t, board, sq, by, |_, _| ControlFlow::Break(()))
 }
 
-/// The least valuable piece of `by` that attacks `sq` on `board`, as (its worth in `worth`,
-/// its cell); a royal piece is worth `ROYAL`, so it comes last.
-fn least_attacker(
-    ft: &FormTables,
-    t: &Tables,
-    board: &[u8; NSQ],
-    sq: usize,
-    by: Color,
-    worth: impl Fn(u8) -> i32,
-) -> Option<(i32, usize)> {
-    let mut best: Option<(i32, usize)> = None;
-    visit_attackers(ft, t, board, sq, by, |c, from| {
-        let v = worth(c);
-        if best.is_none_or(|(bv, _)| v < bv) {
-            best = Some((v, from));
-        }
-        ControlFlow::Continue(())
-    });
-    best
-}
-
 /// Worst case of the legal move list. Board moves: each side has at most 59 pieces on the
 /// board (the game has 118 and each keeps its King), and one piece has at most 45 targets (a
 /// Goldrider: 30 orthogonal plus 15 forward-diagonal; a Rook or Bishop has at most 30 and may
@@ -938,106 +912,6 @@ impl<const STEPPING: bool> DaiMitregiPos<STEPPING> {
     fn default_worth(c: u8) -> i32 {
         WORTHS[(c & (BLACK_BIT - 1)) as usize]
     }
-
-    /// The cells attacked by the piece on `sq` whose entry of [`FormTables::walks`] is `w`
-    /// and whose slide directions (bits of [`DIRS`]) are `slides`.
-    #[inline]
-    fn reach(&self, w: &Walk, slides: u8, ft: &FormTables, t: &Tables, sq: usize) -> DaiBb {
-        let [a, b, c, d] = w.free;
-        let mut reach = CellSet(a, b, c, d);
-        for &(mid, to) in &ft.lame[w.lame_start as usize..][..w.lame_len as usize] {
-            if self.board[mid as usize] == 0 {
-                reach.add(to);
-            }
-        }
-        let mut sl = slides;
-        while sl != 0 {
-            let d = sl.trailing_zeros() as usize;
-            sl &= sl - 1;
-            for &x in &t.rays[d * NSQ + sq] {
-                reach.add(x);
-                if self.board[x as usize] != 0 {
-                    break;
-                }
-            }
-        }
-        reach.board()
-    }
-
-    /// Mobility, royal-zone attacks and threats, the evaluation's activity features (as in
-    /// the chess family), from one pass that walks every piece's attacks:
-    /// - mobility: the cells a non-royal piece attacks that its side does not hold;
-    /// - royal-zone attacks: attacks by non-royal pieces on the cells next to the enemy King
-    ///   (its step in every direction, also for a Grandpasha);
-    /// - threatened pieces per kind, and forks: a piece attacked by a cheaper enemy piece
-    ///   (default values; the King is never the cheaper one), or attacked and not defended.
-    ///
-    /// Not inlined: inlined into the search's static evaluation it worsened the code of the
-    /// other terms (0.6% more instructions in the Leaping form, whose weights skip this walk).
-    #[inline(never)]
-    fn report_activity<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        let (ft, t) = (self.form(), tables());
-        let zone = |c: Color| {
-            let mut z = DaiBb::EMPTY;
-            let k = self.kings[c.index()] as usize;
-            if k < NSQ {
-                for d in 0..DIRS.len() {
-                    if let Some(&x) = t.rays[d * NSQ + k].first() {
-                        z.insert(Square(x as u16));
-                    }
-                }
-            }
-            z
-        };
-        let zones = [zone(Color::White), zone(Color::Black)];
-        // Per side: every cell it attacks, and the cheapest attacker of each enemy piece.
-        let mut attacked = [DaiBb::EMPTY; 2];
-        let mut cheapest = [[i32::MAX; NSQ]; 2];
-        for color in Color::ALL {
-            let (own, theirs) = (
-                self.occupied[color.index()],
-                self.occupied[(!color).index()],
-            );
-            let mut zone_attacks = 0;
-            let walks = &ft.walks[color.index() * NCLASSES * NSQ..][..NCLASSES * NSQ];
-            self.each_piece(color, |sq, c| {
-                let class = class_of(c);
-                let slides = ft.slides[color.index()][class];
-                let reach = self.reach(&walks[class * NSQ + sq], slides, ft, t, sq);
-                attacked[color.index()] |= reach;
-                let worth = Self::default_worth(c);
-                (reach & theirs).for_each_index(|target| {
-                    let best = &mut cheapest[color.index()][target];
-                    *best = (*best).min(worth);
-                });
-                if role_of(c) != KING {
-                    sink.mobility(color, class, (reach & !own).count());
-                    zone_attacks += (reach & zones[(!color).index()]).count();
-                }
-            });
-            sink.king_attacks(color, zone_attacks);
-            sink.king_danger(color, zone_attacks);
-        }
-        for color in Color::ALL {
-            let (mine, enemy) = (color.index(), (!color).index());
-            let mut counts = [0u32; NCLASSES];
-            for sq in (self.occupied[mine] & attacked[enemy]).squares() {
-                let c = self.board[sq.index()];
-                if role_of(c) != KING
-                    && (cheapest[enemy][sq.index()] < Self::default_worth(c)
-                        || !attacked[mine].contains(sq))
-                {
-                    counts[class_of(c)] += 1;
-                }
-            }
-            crate::eval::report_threat_counts(
-                sink,
-                color,
-                color == self.turn,
-                counts.into_iter().enumerate(),
-            );
-        }
-    }
 }
 
 impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
@@ -1048,123 +922,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         name: if STEPPING { INFO_STEPPING.name } else { INFO.name },
         clock: plies,
     }
-    /// Reads the position text (see the module documentation; the hands in any order).
-    ///
-    /// # Errors
-    /// A located syntax error, or a setup error (no or two royal pieces per side, an
-    /// unpromoted piece on a cell from which it could never move).
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        const NAMES: [&str; 3] = ["board", "side", "hands"];
-        let fields = FORMAT.fields(text, &NAMES)?;
-        let syn = |field: &'static str, col: usize, m: &str| PositionError::syntax(field, col, m);
-        let mut board = [0u8; NSQ];
-        let cells = FORMAT.read_board(fields[0], &tables().topo, |chars, _| {
-            let promo = chars[0] == '+';
-            let Some(&l) = chars.get(usize::from(promo)) else {
-                return Err(Bad::At(1, "'+' without a piece".into()));
-            };
-            let (color, r) = read_letter(&ROLES, l)
-                .ok_or_else(|| Bad::At(usize::from(promo), format!("unknown piece '{l}'")))?;
-            Ok((code(color, r, promo), 1 + usize::from(promo)))
-        })?;
-        for (sq, c) in cells {
-            board[sq.index()] = c;
-        }
-        // The board's problems first, then the missing or extra fields, left to right.
-        let end = text.chars().count() + 1;
-        match fields.len() {
-            1 => return Err(syn("board", end, "expected a space after the board")),
-            2 => return Err(syn("side", end, "expected a space after the side to move")),
-            3 => {}
-            _ => return Err(syn("hands", fields[3].0, "unexpected text after the hands")),
-        }
-        let turn = FORMAT.read_side(fields[1])?;
-        let mut hands = [[0u8; NROLES]; 2];
-        let (col, h) = fields[2];
-        if h != "-" {
-            let syn = |k: usize, m: &str| PositionError::syntax("hands", col + k, m);
-            let Some(listed) = h.strip_prefix('[') else {
-                return Err(syn(0, "expected '-' or '['"));
-            };
-            let Some(inner) = listed.strip_suffix(']') else {
-                return Err(syn(h.chars().count(), "unterminated hand list"));
-            };
-            if inner.is_empty() {
-                return Err(syn(1, "empty hands are written '-'"));
-            }
-            for (k, l) in inner.chars().enumerate() {
-                let Some((c, r)) = read_letter(&ROLES, l) else {
-                    return Err(syn(k + 1, &format!("unknown piece '{l}'")));
-                };
-                if r == KING {
-                    return Err(syn(k + 1, "a King cannot be in hand"));
-                }
-                if hands[c.index()][r] as usize >= MAX_HAND {
-                    return Err(syn(k + 1, "too many pieces in hand"));
-                }
-                hands[c.index()][r] += 1;
-            }
-        }
-        let mut kings = [None; 2];
-        let form = &tables().forms[STEPPING as usize];
-        for (sq, &c) in board.iter().enumerate() {
-            if c == 0 {
-                continue;
-            }
-            let color = color_of(c);
-            if role_of(c) == KING {
-                if kings[color.index()].is_some() {
-                    return Err(PositionError::Setup(format!(
-                        "{} has two royal pieces",
-                        color.name()
-                    )));
-                }
-                kings[color.index()] = Some(sq as u8);
-            }
-            if form.dead(color, class_of(c), sq) {
-                return Err(PositionError::Setup(format!(
-                    "{} {} on {} could never move",
-                    color.name(),
-                    ROLES[role_of(c)].name,
-                    tables().topo.square_name(Square(sq as u16))
-                )));
-            }
-        }
-        for (r, d) in ROLES.iter().enumerate().skip(1) {
-            let on_board = board.iter().filter(|&&c| c != 0 && role_of(c) == r).count();
-            if on_board + (hands[0][r] + hands[1][r]) as usize > MAX_HAND {
-                return Err(PositionError::Setup(format!(
-                    "more than {MAX_HAND} pieces of kind {}",
-                    d.name
-                )));
-            }
-        }
-        let (Some(wk), Some(bk)) = (kings[0], kings[1]) else {
-            return Err(PositionError::Setup(
-                "each side needs one King or Grandpasha".into(),
-            ));
-        };
-        let mut occupied = [DaiBb::EMPTY; 2];
-        for (sq, &c) in board.iter().enumerate() {
-            if c != 0 {
-                occupied[color_of(c).index()].insert(Square(sq as u16));
-            }
-        }
-        let mut p = DaiMitregiPos {
-            board,
-            occupied,
-            hands,
-            kings: [wk, bk],
-            counts: [[0; NCLASSES]; 2],
-            turn,
-            hash: 0,
-            plies: 0,
-        };
-        p.hash = p.full_hash();
-        p.counts = p.count_material();
-        // The side not to move may be in check (the rules file's T9 is such a position):
-        // Kings are never captured, so move generation simply never targets a royal piece.
-        Ok(p)
+        Self::read_text(text)
     }
     fn legal_moves(&self, out: &mut DaiMitregiMoves) {
         self.gen(out, true)
@@ -1249,60 +1008,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn null_move(&self) -> Option<Self> {
         (!self.in_check()).then(|| super::kernel::passed!(self, tables().side_key, plies))
     }
-    /// The static exchange on the move's target cell, least valuable piece first, each side
-    /// free to stop. A drop game's capture is worth the victim's value to its owner plus the
-    /// piece the captor gains in hand (its unpromoted role's value), so that is what each
-    /// capture in the exchange scores; a promotion adds the promoted form's gain. Pins and
-    /// promotions on recapture are ignored; the King recaptures only onto an unattacked cell.
-    /// A drop captures nothing: its exchange says whether the dropped piece can be taken
-    /// for less than it is worth.
     fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        let (ft, t) = (self.form(), tables());
-        let value = |c: u8| value_of(values, Self::kind_of(c));
-        // What losing the piece costs its owner and gains the captor.
-        let worth = |c: u8| {
-            if role_of(c) == KING {
-                ROYAL
-            } else {
-                value(c) + value_of(values, role_of(c))
-            }
-        };
-        let (from, to) = (m.from().index(), m.to().index());
-        let mover = if m.kind() == MoveKind::Drop {
-            code(self.turn, m.role().index(), false)
-        } else {
-            self.board[from]
-        };
-        if mover == 0 {
-            return None;
-        }
-        let moved = if m.kind() == MoveKind::Promotion {
-            mover | PROMOTED_BIT
-        } else {
-            mover
-        };
-        let victim = self.board[to];
-        let mut first = if victim == 0 { 0 } else { worth(victim) };
-        if role_of(mover) != KING {
-            first += value(moved) - value(mover);
-        }
-        let mut board = self.board;
-        if m.kind() != MoveKind::Drop {
-            board[from] = 0;
-        }
-        board[to] = moved;
-        let mut side = !self.turn;
-        Some(swap(first, worth(moved), || {
-            let (v, sq) = least_attacker(ft, t, &board, to, side, worth)?;
-            board[to] = board[sq];
-            board[sq] = 0;
-            // The King takes only where nothing of the other side could take back.
-            if v == ROYAL && attacked(ft, t, &board, to, !side) {
-                return None;
-            }
-            side = !side;
-            Some(v)
-        }))
+        self.exchange(m, values)
     }
     fn eval_cells(&self) -> usize {
         NSQ
@@ -1310,29 +1017,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         super::kernel::flat_royal_cells(self.kings.map(usize::from), FILES, RANKS)
     }
-    /// Pieces on their cells, the pieces in hand per kind, and the activity features
-    /// (mobility, royal-zone attacks, threats).
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        for color in Color::ALL {
-            self.each_piece(color, |sq, c| {
-                let cell = match color {
-                    Color::White => sq,
-                    // The array is point-symmetric: Black sees the board turned half round.
-                    Color::Black => NSQ - 1 - sq,
-                };
-                sink.piece(color, Self::kind_of(c), cell);
-            });
-        }
-        for color in Color::ALL {
-            for (kind, &n) in self.hands[color.index()].iter().enumerate() {
-                if n > 0 {
-                    sink.in_hand(color, kind, n as u32);
-                }
-            }
-        }
-        if sink.wants_activity() {
-            self.report_activity(sink);
-        }
+        self.report_features(sink)
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         crate::piece::material_kinds(&ROLES)
@@ -1368,144 +1054,19 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         }
     }
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        if m.kind() == MoveKind::Drop {
-            return -value_of(values, m.role().index());
-        }
-        let c = self.board[m.from().index()];
-        let attacker = value_of(values, Self::kind_of(c));
-        let v = self.board[m.to().index()];
-        let victim = if v == 0 {
-            0
-        } else {
-            value_of(values, Self::kind_of(v))
-        };
-        let promotion = if m.kind() == MoveKind::Promotion {
-            value_of(values, Self::kind_of(c | PROMOTED_BIT)) - attacker
-        } else {
-            0
-        };
-        capture_order(victim, attacker, promotion)
+        self.order_captures(m, values)
     }
-    /// One documented term: each unpromoted Wazchick and Fearless scores 3 centipawns per
-    /// rank advanced from its own back rank (pawn-rank pieces gain by nearing the promotion
-    /// zone), from the side to move's point of view.
     fn positional(&self) -> i32 {
-        let mut score = 0;
-        for (sq, &c) in self.board.iter().enumerate() {
-            if c == 0 || promoted(c) || !matches!(ROLES[role_of(c)].letter, 'Z' | 'F') {
-                continue;
-            }
-            let color = color_of(c);
-            let advance = match color {
-                Color::White => sq / FILES,
-                Color::Black => RANKS - 1 - sq / FILES,
-            } as i32;
-            score += if color == self.turn { 3 } else { -3 } * advance;
-        }
-        score
+        self.positional_terms()
     }
     fn diagram(&self) -> crate::diagram::Diagram {
-        use crate::diagram::{Diagram, Occupant};
-        // The camps (4 ranks each side, the enemy's promotion zone) are tinted.
-        let topo = crate::geometry::Topology::rect(FILES as u8, RANKS as u8);
-        let (camp_dark, camp_light) = ("#a3a07a", "#e6e3c0");
-        let mut d = Diagram::board(
-            &topo,
-            2.2,
-            |_| String::new(),
-            |sq| {
-                let (f, r) = (sq.index() % FILES, sq.index() / FILES);
-                (in_zone(Color::White, sq.index()) || in_zone(Color::Black, sq.index())).then_some(
-                    if (f + r) % 2 == 0 {
-                        camp_dark
-                    } else {
-                        camp_light
-                    },
-                )
-            },
-            |sq| {
-                let c = self.board[sq.index()];
-                (c != 0).then(|| {
-                    let mut text = String::new();
-                    if promoted(c) {
-                        text.push('+');
-                    }
-                    text.push(ROLES[role_of(c)].letter);
-                    Occupant::piece(color_of(c), text)
-                })
-            },
-        );
-        // Both hands: one cell per droppable role (the King is never in hand), the count
-        // under the letter.
-        for (color, y) in [(Color::Black, 0.8), (Color::White, 19.9)] {
-            let cells = ROLES
-                .iter()
-                .enumerate()
-                .skip(1)
-                .map(|(r, def)| {
-                    let n = self.hands[color.index()][r];
-                    let occupant = (n > 0).then(|| Occupant {
-                        color: Some(color),
-                        text: def.letter.to_string(),
-                        sub: format!("×{n}"),
-                    });
-                    (format!("{} hand: {}", color.name(), def.name), occupant)
-                })
-                .collect();
-            let caption = format!("{} hand", color.name());
-            d.side_row(1.0, y, &caption, cells);
-        }
-        d.legend.push((
-            camp_light,
-            "camps: 4 ranks each side (the promotion zones)".to_string(),
-        ));
-        d.legend.push((
-            crate::diagram::SIDE,
-            "pieces in hand, with their count; + promoted".to_string(),
-        ));
-        d
+        self.draw()
     }
-    /// Writes the position text (see the module documentation).
     fn to_text(&self) -> String {
-        let mut s = text::write_board(&tables().topo, None, |sq, s| {
-            let c = self.board[sq.index()];
-            if c == 0 {
-                return false;
-            }
-            if promoted(c) {
-                s.push('+');
-            }
-            s.push(color_of(c).cased(ROLES[role_of(c)].letter));
-            true
-        });
-        s.push(' ');
-        s.push(self.turn.char());
-        s.push(' ');
-        if self.hands.iter().all(|h| h.iter().all(|&n| n == 0)) {
-            s.push('-');
-        } else {
-            s.push('[');
-            for color in Color::ALL {
-                for (r, d) in ROLES.iter().enumerate() {
-                    for _ in 0..self.hands[color.index()][r] {
-                        s.push(color.cased(d.letter));
-                    }
-                }
-            }
-            s.push(']');
-        }
-        s
+        self.write_text()
     }
     fn move_text(&self, m: Move) -> String {
-        match m.kind() {
-            MoveKind::Drop => format!(
-                "{}*{}",
-                ROLES[m.role().index() % NROLES].letter,
-                tables().topo.square_name(m.to())
-            ),
-            MoveKind::Promotion => move_name(&tables().topo, m) + "+",
-            _ => move_name(&tables().topo, m),
-        }
+        self.name_move(m)
     }
 }
 

@@ -62,37 +62,8 @@
 //! capture while the enemy still has its QK (a capture can free a row for it). Every other
 //! move is legal as generated. No allocation happens during generation.
 //!
-//! # Position text
-//!
-//! `<v>|<w>|<x>|<y>|<z> <side> [<halfmove> <fullmove>]`:
-//!
-//! * five levels from `v` (top) to `z` (bottom), separated by `|`; each level lists ranks 10
-//!   down to 1 separated by `/`; each rank lists its cells from file `a` to `d`, **skipping the
-//!   missing cells**, so ranks 3 and 8 hold only files `b` and `c` (two cells);
-//! * a piece is its letter, upper case for White: `P` Pawn, `R` Rook, `B` Bishop, `U` Unicorn,
-//!   `Q` Queen, `D` Duchess, `G` Governor, `N` Knight, `S` Sexton, `J` Ninja, `C`
-//!   Churchwarden, `M` Samurai, `O` Oberon, `E` Emperor, `K` a cell of the Quantum King (all
-//!   four cells of its row are written `K`); a digit `1`–`4` is a run of empty cells;
-//! * `side` is `w` or `b`; the halfmove clock and fullmove number default to `0` and `1`.
-//!
-//! The start position is [`START`]. [`Gateway::from_text`](crate::Game::from_text) also reads
-//! the rules file's piece-list form, `W: Kx1, Bwa4. B: Ezb10. White to move.` (`K` + level +
-//! rank for a Quantum King; Extreme 2D's headers `White:` and `Black:` are read too). Its
-//! three sentences are labelled, so they are read in any order
-//! (`B: Ezb10. W: Kx1. White to move.` too; the full stop may be left out after the last one),
-//! each exactly once, and so are the pieces of a list; the compact form is positional and has
-//! nothing unordered. Output is always the compact form, and it round-trips exactly.
-//! Impossible positions are refused with [`PositionError::Setup`]: a side without exactly one
-//! royal (one QK row or one Emperor), `K` cells that do not fill exactly one row, a Pawn on its
-//! own promotion rank, more than 10 Pawns or 46 non-royal pieces on a side, or the side not to
-//! move having a threatened QK cell or an attacked Emperor.
-//!
-//! # Move text
-//!
-//! * moves and captures: origin and destination cell, `xb3xb4`, `wb2vc4`;
-//! * promotion: the move followed by the new piece's lower-case letter, `xc9xc10q`;
-//! * Quantum King step: `K>` and the destination row (level letter and rank), `K>y2`;
-//! * transformation: `T@` and the Emperor's cell, `T@xb1`.
+//! The position text and the move names are the `notation` module's; the evaluation terms, the
+//! static exchange and the capture order are the `evaluation` module's.
 
 use super::kernel::{capture_order, move_name, value_of};
 use super::text::{self, Bad, Counter, Format, Punctuation, Runs, Spacing};
@@ -108,6 +79,9 @@ use crate::zobrist::Zobrist;
 use crate::{Color, Piece, Role, Square};
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
+
+mod evaluation;
+mod notation;
 
 /// What `variantlab variants` reports.
 pub const INFO: super::VariantInfo = super::VariantInfo {
@@ -496,15 +470,6 @@ fn coords(sq: usize) -> (usize, usize, usize) {
     (sq % FILES, (sq / FILES) % RANKS, sq / (FILES * RANKS))
 }
 
-/// The name of a Quantum King's row (level letter and rank, `x1`).
-fn row_name(row: usize) -> String {
-    topology().row_name((row % RANKS) as i16, (row / RANKS) as i16)
-}
-
-fn role_of_letter(c: char) -> Option<usize> {
-    crate::piece::index_of_letter(&ROLES, c)
-}
-
 impl Gateway {
     fn empty(turn: Color) -> Gateway {
         Gateway {
@@ -610,58 +575,6 @@ impl Gateway {
             h ^= z.side;
         }
         h
-    }
-
-    /// Reports pawn structure, the chess family's rule with the file and the neighbouring
-    /// files of a flat board replaced by the Pawn's column and its four neighbour columns
-    /// ([`PawnMasks`]): per side, passed pawns by rank from their owner's side, doubled and
-    /// isolated pawns, and of the [`PawnDetails`](crate::eval::PawnDetails) the blocked and
-    /// free passed pawns. A pawn is doubled with one of its side's pawns ahead in its column
-    /// (and is then not passed: the rear one of two is doubled, not passed); passed with no
-    /// enemy pawn ahead in its column or a neighbour column (one there could block or take it
-    /// on its way); isolated with none of its side's pawns in a neighbour column. Only masks
-    /// of the prebuilt tables: no allocation.
-    ///
-    /// [D] A Pawn whose column has a missing cell ahead (files a and d below a gateway rank)
-    /// can never step to the last rank: it is not passed, whatever the enemy pawns.
-    ///
-    /// [D] A Quantum King cell counts as occupied: no piece may enter it, so a passed pawn
-    /// with one on its next cell is blocked, and one with one ahead in its column is not
-    /// free. The Quantum King's cells are not pawns.
-    fn report_pawn_terms<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        let m = &tables().pawns;
-        let occ = self.occupied();
-        for c in Color::ALL {
-            let ci = c.index();
-            let (own, enemy) = (self.pieces(c, PAWN), self.pieces(!c, PAWN));
-            let mut details = crate::eval::PawnDetails::default();
-            let (mut doubled, mut isolated) = (0, 0);
-            for s in own.squares() {
-                let i = s.index();
-                if (m.front_column[ci][i] & own).any() {
-                    doubled += 1;
-                } else if m.promotable[ci].contains(s) && (m.front_span[ci][i] & enemy).is_empty() {
-                    let rank = coords(i).1;
-                    let rank = if c == Color::White {
-                        rank
-                    } else {
-                        RANKS - 1 - rank
-                    };
-                    sink.passed(c, rank);
-                    if (m.stop[ci][i] & occ).any() {
-                        details.blocked += 1;
-                    }
-                    if (m.front_column[ci][i] & occ).is_empty() {
-                        details.free_passed += crate::eval::passed_progress(rank, RANKS);
-                    }
-                }
-                if (m.neighbours[i] & own).is_empty() {
-                    isolated += 1;
-                }
-            }
-            sink.pawn_structure(c, doubled, isolated);
-            sink.pawn_details(c, details);
-        }
     }
 
     /// The cells `c`'s QK attacks: every cell of every row it could step to (A7).
@@ -890,165 +803,6 @@ impl Gateway {
         self.turn = them;
         self.hash ^= tables().zob.side;
     }
-
-    /// Parses the compact position text.
-    fn parse_compact(text: &str) -> Result<Gateway, PositionError> {
-        const NAMES: [&str; 4] = ["board", "side", "halfmove", "fullmove"];
-        let fields = FORMAT.fields(text, &NAMES)?;
-        let end = text.chars().count() + 1;
-        match fields.len() {
-            1 => return Err(PositionError::syntax("side", end, "missing side to move")),
-            3 => {
-                return Err(PositionError::syntax(
-                    "fullmove",
-                    end,
-                    "missing fullmove number",
-                ))
-            }
-            n if n > 4 => {
-                return Err(PositionError::syntax(
-                    "end",
-                    fields[4].0,
-                    "unexpected text after the fullmove number",
-                ))
-            }
-            _ => {}
-        }
-        let mut p = Gateway::empty(Color::White);
-        let mut qk_cells = [GatewayBb::EMPTY; 2];
-        // A piece letter, or `K`/`k` for a cell of a Quantum King (`None`).
-        let cells = FORMAT.read_board(fields[0], topology(), |chars, _| {
-            let c = chars[0];
-            if c.eq_ignore_ascii_case(&'k') {
-                return Ok(((Color::of_case(c), None), 1));
-            }
-            crate::piece::read_letter(&ROLES, c)
-                .map(|(color, role)| ((color, Some(role)), 1))
-                .ok_or_else(|| Bad::At(0, format!("unexpected character {c:?}")))
-        })?;
-        for (sq, (color, role)) in cells {
-            match role {
-                Some(role) => p.put(sq.index(), color, role),
-                None => qk_cells[color.index()].insert(sq),
-            }
-        }
-        p.turn = FORMAT.read_side(fields[1])?;
-        if fields.len() == 4 {
-            let counter = Counter {
-                plus: false,
-                max_digits: 9,
-                max: u32::MAX,
-            };
-            p.halfmove = counter.read(fields[2], NAMES[2], 0)?;
-            p.fullmove = counter.read(fields[3], NAMES[3], 1)?;
-        }
-        for c in Color::ALL {
-            let cells = qk_cells[c.index()];
-            if cells.is_empty() {
-                continue;
-            }
-            let row = cells.lsb().map_or(0, |s| s.index() / FILES);
-            if tables().rows[row] != cells {
-                return Err(PositionError::Setup(format!(
-                    "the {} Quantum King cells do not fill exactly one row",
-                    c.name()
-                )));
-            }
-            p.set_qk(c, row as u8);
-        }
-        p.finish()
-    }
-
-    /// Parses the rules file's piece-list form: the `W:` list, the `B:` list and the side to
-    /// move in any order, each exactly once, and the pieces of a list in any order.
-    /// Parenthesised remarks, as in "W: Kx1 (no other White piece).", are ignored.
-    fn parse_list(text: &str) -> Result<Gateway, PositionError> {
-        let list = text::read_piece_list(text, Punctuation::Strict)?;
-        let mut p = Gateway::empty(list.turn);
-        let err = |col: usize, msg: String| PositionError::syntax("pieces", col, msg);
-        for (c, col, item) in list.items {
-            let letter = item.chars().next().unwrap_or(' ');
-            let rest = &item[letter.len_utf8()..];
-            if letter == 'K' {
-                let row = topology()
-                    .parse_row(rest)
-                    .map(|(rank, level)| level as usize * RANKS + rank as usize)
-                    .filter(|&row| tables().rows[row].any())
-                    .ok_or_else(|| err(col + 1, format!("bad Quantum King row {rest:?}")))?;
-                if p.has_quantum_king(c) {
-                    return Err(err(col, "two Quantum Kings".into()));
-                }
-                p.set_qk(c, row as u8);
-            } else {
-                let role = role_of_letter(letter)
-                    .filter(|_| letter.is_ascii_uppercase())
-                    .ok_or_else(|| err(col, format!("unknown piece letter {letter:?}")))?;
-                let sq = topology()
-                    .parse_name(rest)
-                    .filter(|&s| topology().exists(s))
-                    .map(Square::index)
-                    .ok_or_else(|| err(col + 1, format!("bad cell {rest:?}")))?;
-                if p.board[sq] != 0 {
-                    return Err(err(col + 1, format!("two pieces on {rest}")));
-                }
-                p.put(sq, c, role);
-            }
-        }
-        for c in Color::ALL {
-            if p.qk_cells(c) & p.by_color[0] | p.qk_cells(c) & p.by_color[1] != GatewayBb::EMPTY {
-                return Err(PositionError::Setup(format!(
-                    "a piece stands on the {} Quantum King's row",
-                    c.name()
-                )));
-            }
-        }
-        if (p.qk_cells(Color::White) & p.qk_cells(Color::Black)).any() {
-            return Err(PositionError::Setup("the Quantum Kings overlap".into()));
-        }
-        p.finish()
-    }
-
-    /// Checks the whole position and sets the hash.
-    fn finish(mut self) -> Result<Gateway, PositionError> {
-        for c in Color::ALL {
-            let emperors = self.pieces(c, EMPEROR).count();
-            let royals = emperors + self.has_quantum_king(c) as u32;
-            if royals != 1 {
-                return Err(PositionError::Setup(format!(
-                    "{} must have exactly one royal (a Quantum King or an Emperor), has {royals}",
-                    c.name()
-                )));
-            }
-            let pawns = self.pieces(c, PAWN);
-            if pawns.count() > 10 {
-                return Err(PositionError::Setup(format!(
-                    "{} has more than 10 Pawns",
-                    c.name()
-                )));
-            }
-            if self.by_color[c.index()].count() - emperors > 46 {
-                return Err(PositionError::Setup(format!(
-                    "{} has more than 46 non-royal pieces",
-                    c.name()
-                )));
-            }
-            let last = if c == Color::White { RANKS - 1 } else { 0 };
-            if let Some(s) = pawns.squares().find(|s| coords(s.index()).1 == last) {
-                return Err(PositionError::Setup(format!(
-                    "unpromoted Pawn on {}",
-                    topology().square_name(s)
-                )));
-            }
-        }
-        self.hash = self.compute_hash();
-        if self.royal_attacked(!self.turn) {
-            return Err(PositionError::Setup(format!(
-                "{}, not to move, has its royal under attack",
-                (!self.turn).name()
-            )));
-        }
-        Ok(self)
-    }
 }
 
 impl Game for Gateway {
@@ -1061,11 +815,7 @@ impl Game for Gateway {
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
-        if text::is_piece_list(text) {
-            Self::parse_list(text)
-        } else {
-            Self::parse_compact(text)
-        }
+        Self::read_text(text)
     }
 
     fn legal_moves(&self, out: &mut Self::Moves) {
@@ -1207,64 +957,11 @@ impl Game for Gateway {
     }
 
     fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        let value = |r: usize| value_of(values, r);
-        let role_at = |sq: usize| Piece::from_code(self.board[sq]).map(|p| p.role.index());
-        match m.kind() {
-            MoveKind::QuantumStep => {
-                let victims =
-                    tables().rows[m.to().index() / FILES] & self.by_color[(!self.turn).index()];
-                let v: i32 = victims
-                    .squares()
-                    .filter_map(|s| role_at(s.index()))
-                    .map(value)
-                    .sum();
-                capture_order(v, value(NROLES), 0)
-            }
-            MoveKind::Transform => 0,
-            kind => {
-                let attacker = role_at(m.from().index()).map_or(0, value);
-                let victim = role_at(m.to().index()).map_or(0, value);
-                let promotion = if kind == MoveKind::Promotion {
-                    value(m.role().index()) - attacker
-                } else {
-                    0
-                };
-                capture_order(victim, attacker, promotion)
-            }
-        }
+        self.order_captures(m, values)
     }
 
-    /// The swap algorithm on the shared attack tables, as in the chess family: attackers
-    /// recomputed with each capturer's cell emptied (x-rays), Quantum King cells blocking
-    /// rides, pins ignored, the Emperor recapturing only onto an unattacked cell. A promotion
-    /// adds its gain. The Quantum King's row captures are not counted as recaptures, and its
-    /// own moves (a step to a row, a transformation) answer `None`.
     fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
-            return None;
-        }
-        let value = |r: usize| value_of(values, r);
-        let worth = |r: usize| if r == EMPEROR { ROYAL } else { value(r) };
-        let role_at = |sq: Square| Piece::from_code(self.board[sq.index()]).map(|p| p.role.index());
-        let (from, to) = (m.from(), m.to());
-        let mover = role_at(from)?;
-        let moved = if m.kind() == MoveKind::Promotion {
-            m.role().index()
-        } else {
-            mover
-        };
-        let first = role_at(to).map_or(0, value) + value(moved) - value(mover);
-        let at = &tables().at;
-        let mut occ = self.occupied();
-        occ.remove(from);
-        Some(exchange_on_bitboards(
-            first,
-            worth(moved),
-            occ,
-            !self.turn,
-            |occ, by| at.attackers(to, occ, by, |r| self.pieces(by, r.index()) & occ),
-            |sq| role_at(sq).map(worth),
-        ))
+        self.exchange(m, values)
     }
     fn eval_cells(&self) -> usize {
         NSQ
@@ -1283,59 +980,8 @@ impl Game for Gateway {
             dims: (FILES as i16, RANKS as i16, LEVELS as i16),
         })
     }
-    /// Every piece on its cell (the Quantum King, spread over a row, has none); mobility per
-    /// kind; attacks on the enemy royal zone (its Quantum King's cells and the rows it could
-    /// step to, or its Emperor's neighbours: four threatened row cells are mate); threatened
-    /// pieces, as the chess family counts them (the Quantum King attacks and defends, but is
-    /// never the cheaper attacker); pawn structure by columns (`Gateway::report_pawn_terms`).
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        let at = &tables().at;
-        let occ = self.occupied();
-        let no_entry = self.all_qk();
-        let mut attacked = [[GatewayBb::EMPTY; NROLES]; 2];
-        for c in Color::ALL {
-            let own = self.by_color[c.index()];
-            let zone = match self.emperor(!c) {
-                Some(e) => at.leap_moves(!c, Role(EMPEROR as u8), e),
-                None => self.qk_cells(!c) | self.qk_attacks(!c),
-            };
-            let mut zone_attacks = 0;
-            for (r, role_attacks) in attacked[c.index()].iter_mut().enumerate() {
-                let role = Role(r as u8);
-                for s in self.pieces(c, r).squares() {
-                    let (f, rank, l) = coords(s.index());
-                    let rank = if c == Color::White {
-                        rank
-                    } else {
-                        RANKS - 1 - rank
-                    };
-                    sink.piece(c, r, (l * RANKS + rank) * FILES + f);
-                    let (reach, attacks) = at.reach_and_attacks(c, role, s, occ);
-                    *role_attacks |= attacks;
-                    zone_attacks += (attacks & zone).count();
-                    if r != EMPEROR {
-                        sink.mobility(c, r, (reach & !own & !no_entry).count());
-                    }
-                }
-            }
-            sink.king_attacks(c, zone_attacks);
-            sink.king_danger(c, zone_attacks);
-        }
-        let any = [Color::White, Color::Black].map(|c| {
-            attacked[c.index()]
-                .iter()
-                .fold(self.qk_attacks(c), |acc, &b| acc | b)
-        });
-        crate::eval::report_threats(
-            sink,
-            [&attacked[0], &attacked[1]],
-            any,
-            EMPEROR,
-            |r| ROLES[r].value,
-            |c, r| self.pieces(c, r),
-            self.turn,
-        );
-        self.report_pawn_terms(sink);
+        self.report_features(sink)
     }
 
     /// The passed-pawn table has one entry per rank.
@@ -1343,90 +989,18 @@ impl Game for Gateway {
         RANKS
     }
 
-    /// Two cheap terms, White minus Black, from the mover's view: 4 centipawns per rank a
-    /// Pawn has advanced, and 6 per non-royal piece standing in the open field (ranks 4–7)
-    /// or beyond its own gateway.
     fn positional(&self) -> i32 {
-        let mut score = [0i32; 2];
-        for c in Color::ALL {
-            let own = self.by_color[c.index()] & !self.by_role[EMPEROR];
-            for s in own.squares() {
-                let r = coords(s.index()).1 as i32;
-                let adv = if c == Color::White { r } else { 9 - r };
-                if self.board[s.index()] != 0 && self.by_role[PAWN].contains(s) {
-                    score[c.index()] += 4 * (adv - 2);
-                } else if adv >= 3 {
-                    score[c.index()] += 6;
-                }
-            }
-        }
-        let us = self.turn.index();
-        score[us] - score[1 - us]
+        self.positional_terms()
     }
 
     fn diagram(&self) -> crate::diagram::Diagram {
-        let topo = &tables().topo;
-        let mut d = crate::diagram::Diagram::board(
-            topo,
-            1.0,
-            |l| {
-                let name = ((b'v' + l as u8) as char).to_string();
-                match l {
-                    0 => name + " (top)",
-                    l if l == LEVELS - 1 => name + " (bottom)",
-                    _ => name,
-                }
-            },
-            |_| None,
-            |sq| {
-                if let Some(p) = Piece::from_code(self.board[sq.index()]) {
-                    return Some(crate::diagram::Occupant::piece(
-                        p.color,
-                        ROLES[p.role.index()].letter.to_string(),
-                    ));
-                }
-                // The Quantum King fills its whole row: each of its four cells says so.
-                Color::ALL
-                    .into_iter()
-                    .find(|&c| self.qk_cells(c).contains(sq))
-                    .map(|c| crate::diagram::Occupant::piece(c, "QK"))
-            },
-        );
-        d.legend.push((
-            "#666",
-            "gateway hole: files a and d of ranks 3 and 8".to_string(),
-        ));
-        d
+        self.draw()
     }
     fn to_text(&self) -> String {
-        let mut s = text::write_board(topology(), None, |sq, s| {
-            let ch = if let Some(p) = Piece::from_code(self.board[sq.index()]) {
-                p.color.cased(ROLES[p.role.index()].letter)
-            } else if self.qk_cells(Color::White).contains(sq) {
-                'K'
-            } else if self.qk_cells(Color::Black).contains(sq) {
-                'k'
-            } else {
-                return false;
-            };
-            s.push(ch);
-            true
-        });
-        s.push(' ');
-        s.push(self.turn.char());
-        s += &format!(" {} {}", self.halfmove, self.fullmove);
-        s
+        self.write_text()
     }
 
     fn move_text(&self, m: Move) -> String {
-        match m.kind() {
-            MoveKind::QuantumStep => format!("K>{}", row_name(m.to().index() / FILES)),
-            MoveKind::Transform => format!("T@{}", topology().square_name(m.to())),
-            MoveKind::Promotion => {
-                let letter = ROLES[m.role().index() % NROLES].letter;
-                move_name(topology(), m) + &letter.to_ascii_lowercase().to_string()
-            }
-            _ => move_name(topology(), m),
-        }
+        self.name_move(m)
     }
 }
