@@ -362,7 +362,9 @@ impl<V: Variant> Position<V> {
         }
         if let Some(ep) = self.ep {
             let ok = rules.double_step.as_ref().is_some_and(|(pawn, _)| {
-                let victim = self.ep_victim(ep, them);
+                let Some(victim) = self.ep_victim_cell(ep, them) else {
+                    return false;
+                };
                 // The cell just past the double step's start rank (chess: rank 3 or 6).
                 let rank_ok = rules.spec.double_step.is_some_and(|d| {
                     topo.coord(ep).rank

@@ -304,9 +304,16 @@ impl<V: Variant> Position<V> {
 
     /// The cell of the pawn of `victim` that an en passant capture onto `target` removes.
     pub(crate) fn ep_victim(&self, target: Square, victim: Color) -> Square {
+        self.ep_victim_cell(target, victim)
+            .expect("en passant victim cell exists")
+    }
+
+    /// [`Self::ep_victim`], or `None` where that cell is off the board (a position text can
+    /// name any cell as the en passant target).
+    pub(crate) fn ep_victim_cell(&self, target: Square, victim: Color) -> Option<Square> {
         let topo = &V::rules().spec.topology;
         let mut c = topo.coord(target);
         c.rank += if victim == Color::White { 1 } else { -1 };
-        topo.square_at(c).expect("en passant victim cell exists")
+        topo.square_at(c)
     }
 }
