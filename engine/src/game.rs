@@ -1,7 +1,7 @@
 //! The interface every variant's position offers to perft, search and self-play.
 
 use crate::error::MoveError;
-use crate::moves::{Move, MoveBuf};
+use crate::moves::{Move, MoveBuf, MoveKind};
 use crate::{Color, Outcome, Termination};
 
 /// The royal pieces' cells as (file, rank, level), White's first, in the board's bounding box
@@ -13,6 +13,16 @@ pub struct RoyalCells {
     pub cells: [(i16, i16, i16); 2],
     /// Files, ranks and levels of the board's bounding box (128 ranks do not fit an `i8`).
     pub dims: (i16, i16, i16),
+}
+
+/// One special rule a move uses ([`Game::rules_used`]): the rule's name and, where the rule
+/// comes in kinds (a promotion, a drop), the piece's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleUse {
+    /// The rule, as `usage.csv` names it (`castling`, `drop`, `absorption`).
+    pub rule: &'static str,
+    /// The piece promoted to or dropped, by its material kind's name.
+    pub kind: Option<&'static str>,
 }
 
 /// A position of some variant, as the generic tools see it. Implemented by the chess-family
@@ -179,6 +189,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A move in the variant's coordinate notation.
     fn move_text(&self, m: Move) -> String;
 
+    /// The special rules the legal move `m` uses here, for the rule-usage table of
+    /// `variantlab stats` (`usage.csv`); empty for an ordinary move or capture. The default
+    /// names the move's kind ([`MoveKind::rule_name`]), with the piece promoted to or dropped
+    /// (by [`Game::material_kinds`], indexed by the move's role); a variant whose rules show
+    /// in ordinary-looking moves (Extreme 2D's absorptions and area moves) says more. Outside
+    /// the search only: it may allocate.
+    fn rules_used(&self, m: Move) -> Vec<RuleUse> {
+        rules_of_kind(self, m, m.role().index())
+    }
+
     /// The legal move whose text is `text`, if any.
     fn parse_move(&self, text: &str) -> Option<Move> {
         let mut moves = Self::Moves::default();
@@ -280,4 +300,17 @@ pub fn repetitions<G: Game>(pos: &G, history: &[u64]) -> usize {
         .step_by(2)
         .filter(|&&x| x == h)
         .count()
+}
+
+/// [`Game::rules_used`]'s default: the rule of the move's kind ([`MoveKind::rule_name`]), with
+/// material kind `kind` (an index into [`Game::material_kinds`]) named for a promotion or a
+/// drop.
+pub fn rules_of_kind<G: Game + ?Sized>(pos: &G, m: Move, kind: usize) -> Vec<RuleUse> {
+    let Some(rule) = m.kind().rule_name() else {
+        return Vec::new();
+    };
+    let kind = matches!(m.kind(), MoveKind::Promotion | MoveKind::Drop)
+        .then(|| pos.material_kinds().get(kind).map(|k| k.0))
+        .flatten();
+    vec![RuleUse { rule, kind }]
 }

@@ -38,6 +38,26 @@ pub enum MoveKind {
 }
 
 impl MoveKind {
+    /// The special rule a move of this kind uses, as the rule-usage table names it
+    /// ([`crate::game::RuleUse`]); `None` for an ordinary move or capture and a pawn's double
+    /// step.
+    pub fn rule_name(self) -> Option<&'static str> {
+        match self {
+            MoveKind::Normal | MoveKind::DoubleStep => None,
+            MoveKind::EnPassant => Some("en passant"),
+            MoveKind::Castle => Some("castling"),
+            MoveKind::Promotion => Some("promotion"),
+            MoveKind::Drop => Some("drop"),
+            MoveKind::QuantumStep => Some("quantum king step"),
+            MoveKind::Transform => Some("transformation"),
+            MoveKind::RoyalPlacement => Some("royal placement"),
+            MoveKind::RoyalSwap => Some("king-heir swap"),
+            MoveKind::ThesisStep => Some("thesis step"),
+            MoveKind::AntithesisStep => Some("antithesis step"),
+            MoveKind::SynthesisStep => Some("synthesis"),
+        }
+    }
+
     /// Every kind, indexed by its code; the codes 13 to 15 are unused and read as `Normal`
     /// (only a corrupt table entry could hold one, and a table move is checked against the
     /// legal moves before it is played).

@@ -1020,6 +1020,14 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         self.report_features(sink)
     }
+    /// A promotion's move carries no role: its kind is the promoted form of the piece moving.
+    fn rules_used(&self, m: Move) -> Vec<crate::game::RuleUse> {
+        let kind = match m.kind() {
+            MoveKind::Promotion => class_of(self.board[m.from().index()] | PROMOTED_BIT),
+            _ => m.role().index(),
+        };
+        crate::game::rules_of_kind(self, m, kind)
+    }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         crate::piece::material_kinds(&ROLES)
             .chain(crate::piece::material_kinds(&PROMOTED))

@@ -872,6 +872,22 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         self.report_features(sink)
     }
+    /// Besides the moves' kinds, a Philosopher's capture of a Philosopher or Great
+    /// Philosopher, which makes it a Great Philosopher [D9], counts as a promotion.
+    fn rules_used(&self, m: Move) -> Vec<crate::game::RuleUse> {
+        let role = |sq: Square| self.board[sq.index()].checked_sub(1).map(|c| c >> 1);
+        if m.kind() == MoveKind::Normal
+            && role(m.from()) == Some(PHIL)
+            && matches!(role(m.to()), Some(PHIL | GREAT))
+        {
+            return crate::game::rules_of_kind(
+                self,
+                Move::new(m.from(), m.to(), MoveKind::Promotion, Role(GREAT)),
+                GREAT.into(),
+            );
+        }
+        crate::game::rules_of_kind(self, m, m.role().index())
+    }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         crate::piece::material_kinds(&PIECES).collect()
     }

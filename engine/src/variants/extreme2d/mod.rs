@@ -139,6 +139,9 @@ const KINDS: [PieceSpec; 6] = [
     PieceSpec::new("heir", 'H', "", 200),
     PieceSpec::new("king", 'K', "", 0).royal(),
 ];
+/// The Heir's kind in [`KINDS`].
+const HEIR_KIND: usize = 4;
+const _: () = assert!(KINDS[HEIR_KIND].letter == 'H');
 /// Their default values: [`Game::material_kinds`], and the worth of a stack in the
 /// evaluation's threats (which weigh attacker against victim, whatever the weights).
 const DEFAULT_VALUES: [i32; 6] = crate::piece::values(&KINDS);
@@ -844,6 +847,61 @@ impl Game for Extreme2d {
             return None;
         }
         Some(super::kernel::passed!(self, tables().side, halfmove))
+    }
+
+    /// Besides the moves' kinds: a capture that adds power discs to the captor (absorption
+    /// [X5]), and a move that only a doubled disc makes: an orthogonal or diagonal area move
+    /// [X7] or a Nightrider ride [X10]. A promotion is to the Heir [X4].
+    fn rules_used(&self, m: Move) -> Vec<crate::game::RuleUse> {
+        use crate::game::RuleUse;
+        let (from, to) = (m.from().index(), m.to().index());
+        match m.kind() {
+            MoveKind::Promotion => vec![RuleUse {
+                rule: "promotion",
+                kind: Some(KINDS[HEIR_KIND].name),
+            }],
+            MoveKind::Normal => {
+                let (s, victim) = (self.cells[from], self.cells[to]);
+                let mut out = Vec::new();
+                if victim != 0 && absorb(s, victim) != s {
+                    out.push(RuleUse {
+                        rule: "absorption",
+                        kind: None,
+                    });
+                }
+                let occ = self.occ[0].0 | self.occ[1].0;
+                let to_bit = 1u128 << to;
+                let single = stack(
+                    owner(s),
+                    role(s),
+                    reds(s).min(1),
+                    blues(s).min(1),
+                    yellows(s).min(1),
+                );
+                let king = if role(s) == PLAIN {
+                    0
+                } else {
+                    tables().king[from]
+                };
+                let simple = self.power_targets(from, single, occ);
+                if s & POWERS != 0 && (king | simple[0] | simple[1] | simple[2]) & to_bit == 0 {
+                    let doubled = self.power_targets(from, s, occ);
+                    let rules = [
+                        "orthogonal area move",
+                        "diagonal area move",
+                        "nightrider ride",
+                    ];
+                    if let Some(k) = (0..3).find(|&k| doubled[k] & to_bit != 0) {
+                        out.push(RuleUse {
+                            rule: rules[k],
+                            kind: None,
+                        });
+                    }
+                }
+                out
+            }
+            _ => crate::game::rules_of_kind(self, m, m.role().index()),
+        }
     }
 
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
