@@ -305,7 +305,7 @@ pub fn repetitions<G: Game>(pos: &G, history: &[u64]) -> usize {
 /// [`Game::rules_used`]'s default: the rule of the move's kind ([`MoveKind::rule_name`]), with
 /// material kind `kind` (an index into [`Game::material_kinds`]) named for a promotion or a
 /// drop.
-pub fn rules_of_kind<G: Game + ?Sized>(pos: &G, m: Move, kind: usize) -> Vec<RuleUse> {
+pub fn rules_of_kind<G: Game>(pos: &G, m: Move, kind: usize) -> Vec<RuleUse> {
     let Some(rule) = m.kind().rule_name() else {
         return Vec::new();
     };
