@@ -26,53 +26,56 @@ fn expected(kind: VariantKind) -> &'static [&'static str] {
     }
 }
 
+/// The rules named among the legal moves of random games of `G`, checking each move's.
+fn rules_seen<G: Game>(variant: &str) -> BTreeSet<&'static str> {
+    let names: Vec<&str> = G::start().material_kinds().iter().map(|k| k.0).collect();
+    let mut seen = BTreeSet::new();
+    for p in positions::<G>(7, 12, 160) {
+        for m in legal(&p) {
+            let used = p.rules_used(m);
+            if let Some(rule) = m.kind().rule_name() {
+                assert!(
+                    used.iter().any(|u| u.rule == rule),
+                    "{variant}: {} in {} uses {rule}, not {used:?}",
+                    p.move_text(m),
+                    p.to_text()
+                );
+            }
+            for u in &used {
+                seen.insert(u.rule);
+                if u.rule != "promotion" {
+                    continue;
+                }
+                // The promoted kind is the one the mover gains.
+                let made = u.kind.unwrap_or_else(|| {
+                    panic!("{variant}: promotion {} names no kind", p.move_text(m))
+                });
+                let mut after = p.clone();
+                after.play_unchecked(m);
+                let us = p.turn().index();
+                let (before, now) = (p.material()[us], after.material()[us]);
+                let gained: Vec<&str> = (0..names.len())
+                    .filter(|&k| now[k] > before[k])
+                    .map(|k| names[k])
+                    .collect();
+                // (Dai Mitregi's captor also gains the piece it takes, in hand.)
+                let captures = p.captured_kind(m).is_some();
+                assert!(
+                    gained.contains(&made) && (gained.len() == 1 || captures && gained.len() == 2),
+                    "{variant}: {} in {} makes {made}, gains {gained:?}",
+                    p.move_text(m),
+                    p.to_text()
+                );
+            }
+        }
+    }
+    seen
+}
+
 #[test]
 fn special_moves_name_their_rules_and_promotions_the_kind_they_make() {
     for kind in VariantKind::ALL {
-        let seen = with_variant!(kind, G => {
-            let names: Vec<&str> = G::start().material_kinds().iter().map(|k| k.0).collect();
-            let mut seen = BTreeSet::new();
-            for p in positions::<G>(7, 12, 160) {
-                for m in legal(&p) {
-                    let used = p.rules_used(m);
-                    if let Some(rule) = m.kind().rule_name() {
-                        assert!(
-                            used.iter().any(|u| u.rule == rule),
-                            "{}: {} in {} uses {rule}, not {used:?}",
-                            kind.name(), p.move_text(m), p.to_text()
-                        );
-                    }
-                    for u in &used {
-                        seen.insert(u.rule);
-                        if u.rule != "promotion" {
-                            continue;
-                        }
-                        // The promoted kind is the one the mover gains.
-                        let made = u.kind.unwrap_or_else(|| {
-                            panic!("{}: promotion {} names no kind", kind.name(), p.move_text(m))
-                        });
-                        let mut after = p.clone();
-                        after.play_unchecked(m);
-                        let us = p.turn().index();
-                        let (before, now) = (p.material()[us], after.material()[us]);
-                        let gained: Vec<&str> = (0..names.len())
-                            .filter(|&k| now[k] > before[k])
-                            .map(|k| names[k])
-                            .collect();
-                        // (Dai Mitregi's captor also gains the piece it takes, in hand.)
-                        let captures = p.captured_kind(m).is_some();
-                        assert!(
-                            gained.contains(&made) && (gained.len() == 1 || captures && gained.len() == 2),
-                            "{}: {} in {} makes {made}, gains {gained:?}",
-                            kind.name(),
-                            p.move_text(m),
-                            p.to_text()
-                        );
-                    }
-                }
-            }
-            seen
-        });
+        let seen = with_variant!(kind, G => rules_seen::<G>(kind.name()));
         for rule in expected(kind) {
             assert!(
                 seen.contains(rule),
