@@ -718,3 +718,74 @@ fn stats_and_report_show_a_strength_ladder() {
     assert!(html.contains("<h2>Strength ladder</h2>"));
     assert!(html.contains("white_score: "), "no trend line");
 }
+
+/// `usage.csv` counts each special rule from the recorded moves: every Extreme 2D game opens
+/// with both sides placing King and Heir (the moves written `K@..`), and a King–Heir swap is
+/// written `..<>..`; `diversity.csv` counts the games still going at each ply.
+#[test]
+fn stats_count_how_the_special_rules_are_used() {
+    let (x, c) = (tmp("usage-x"), tmp("usage-c"));
+    // From the start itself, so that the placements are the games' first moves, not the
+    // opening's (rule usage counts the moves after the opening).
+    let o = variantlab(&[
+        "play",
+        "--variant",
+        "extreme-2d",
+        "--games",
+        "16",
+        "--nodes",
+        "300",
+        "--openings",
+        "random-plies:0",
+        "--out",
+        x.to_str().unwrap(),
+        "--quiet",
+        "--record-moves",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    small_run(&c, "chess");
+    let out = tmp("usage-stats");
+    stats_balance(&[&x, &c], &out);
+    let usage = csv_rows(&out.join("usage.csv"));
+    let col = |name: &str| usage[0].iter().position(|h| h == name).unwrap();
+    let row = |variant: &str, rule: &str| {
+        usage[1..]
+            .iter()
+            .find(|r| r[col("variant")] == variant && r[col("rule")] == rule)
+            .cloned()
+    };
+    // Counted independently: the recorded move texts of each run.
+    let moves = |dir: &Path| -> Vec<(u64, String)> {
+        csv_rows(&dir.join("moves.csv"))[1..]
+            .iter()
+            .map(|r| (r[0].parse().unwrap(), r[2].clone()))
+            .collect()
+    };
+    let placements = moves(&x).iter().filter(|(_, m)| m.contains("K@")).count();
+    let p = row("extreme-2d", "royal placement").expect("placements counted");
+    assert_eq!(p[col("uses")], placements.to_string());
+    assert_eq!(p[col("games_using")], "16");
+    assert_eq!(p[col("share_of_games")], "1.0000");
+    assert_eq!(p[col("first_use_ply_median")], "1.0");
+    let swaps = moves(&x).iter().filter(|(_, m)| m.contains("<>")).count();
+    let counted =
+        row("extreme-2d", "king-heir swap").map_or(0, |r| r[col("uses")].parse().unwrap());
+    assert_eq!(counted, swaps);
+    let div = csv_rows(&out.join("diversity.csv"));
+    assert_eq!(div.len(), 1 + 2 * 2);
+    let games = csv_rows(&c.join("games.csv"));
+    let plies_col = games[0].iter().position(|h| h == "plies").unwrap();
+    for r in &div[1..] {
+        if r[0] != "chess" {
+            continue;
+        }
+        let ply: usize = r[2].parse().unwrap();
+        let reaching = games[1..]
+            .iter()
+            .filter(|g| g[plies_col].parse::<usize>().unwrap() >= ply)
+            .count();
+        assert_eq!(r[3], reaching.to_string(), "ply {ply}");
+        let distinct: usize = r[4].parse().unwrap();
+        assert!(distinct >= 1 && distinct <= reaching);
+    }
+}

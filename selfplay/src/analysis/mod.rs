@@ -24,6 +24,7 @@
 pub mod charts;
 pub mod ladder;
 pub mod report;
+pub mod usage;
 pub mod viewer;
 
 use crate::output::out;
@@ -480,10 +481,10 @@ pub fn length_rows(run: &RunData, b: &Balance) -> Vec<Vec<String>> {
 }
 
 /// Writes `balance.csv`, `length.csv`, `ladder.csv` and `trend.csv` ([`ladder`]) for the runs
-/// into `out`.
+/// into `out`, and `usage.csv` and `diversity.csv` ([`usage`]) for those that record moves.
 ///
 /// # Errors
-/// An unwritable folder.
+/// An unwritable folder; a run whose recorded moves do not replay.
 pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
     crate::output::create_folder(out)?;
     let figures: Vec<Balance> = runs.iter().map(balance).collect();
@@ -512,6 +513,27 @@ pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
         "trend.csv",
         ladder::TREND_HEADER.iter().map(|s| s.to_string()).collect(),
         ladder::trend_rows(&ladders),
+    )?;
+    let mut usages = Vec::new();
+    for r in runs {
+        if let Some(u) = usage::usage(r)? {
+            usages.push((r, u));
+        }
+    }
+    write_table(
+        out,
+        "usage.csv",
+        usage::USAGE_HEADER.iter().map(|s| s.to_string()).collect(),
+        usages.iter().flat_map(|(r, u)| usage::usage_rows(r, u)),
+    )?;
+    write_table(
+        out,
+        "diversity.csv",
+        usage::DIVERSITY_HEADER
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        usages.iter().flat_map(|(r, u)| usage::diversity_rows(r, u)),
     )
 }
 
@@ -533,8 +555,8 @@ fn write_table(
     Ok(())
 }
 
-/// `variantlab stats`: `balance.csv`, `length.csv`, `ladder.csv` and `trend.csv` of the runs
-/// in `dirs`, and one line of balance figures per run.
+/// `variantlab stats`: `balance.csv`, `length.csv`, `ladder.csv`, `trend.csv`, `usage.csv` and
+/// `diversity.csv` of the runs in `dirs`, and one line of balance figures per run.
 ///
 /// # Errors
 /// An unreadable run folder, an unwritable output folder.
@@ -557,9 +579,8 @@ pub fn stats_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
         );
     }
     out!(
-        "wrote {} and {}",
-        out.join("balance.csv").display(),
-        out.join("length.csv").display()
+        "wrote balance.csv, length.csv, ladder.csv, trend.csv, usage.csv and diversity.csv in {}",
+        out.display()
     );
     Ok(())
 }
