@@ -274,6 +274,43 @@ def render(data):
     facts["cost_total_minutes"] = f"{total:.0f}"
     facts["cost_wall_minutes"] = f"{total / 2:.0f}"
 
+    # How the rules are used, at the top level (usage.csv: a rule's row has no kind, its
+    # kinds' rows follow).
+    upath = os.path.join(data, "usage.csv")
+    usage = read_csv(upath)
+    top = levels[-1]
+    facts["usage_level"] = kilo(top)
+    urows = []
+    for v in variants:
+        run = next(r["run"] for r in ours if r["variant"] == v and int(r["nodes"]) == top)
+        mine = [u for u in usage if u["dir"] == run]
+        for u in (u for u in mine if not u["kind"]):
+            kinds = sorted((k for k in mine if k["rule"] == u["rule"] and k["kind"]),
+                           key=lambda k: (-field(k, "uses", upath, int), k["kind"]))
+            cell = ", ".join(f"{k['kind']} {field(k, 'uses_per_game', upath):.2f}" for k in kinds[:4])
+            if len(kinds) > 4:
+                cell += f" and {len(kinds) - 4} more"
+            share = [100 * field(u, c, upath) for c in ("share_of_games", "share_low", "share_high")]
+            urows.append([NAMES[v], u["rule"], f"{u['games_using']} of {u['games']}",
+                          f"{share[0]:.0f}% [{share[1]:.0f}%, {share[2]:.0f}%]",
+                          f"{field(u, 'uses_per_game', upath):.2f}",
+                          f"{field(u, 'first_use_ply_median', upath):.0f}", cell or "–"])
+            if v == "gateway" and u["rule"] == "transformation":
+                n, using = field(u, "games", upath, int), field(u, "games_using", upath, int)
+                both = field(u, "uses", upath, int) == 2 * n == 2 * using
+                facts["gateway_transformations"] = (
+                    ("both Quantum Kings became Emperors in every one of the " if both else
+                     f"{u['uses']} transformations in {using} of the ")
+                    + f"{n} games at {kilo(top)} nodes, the first a median "
+                    f"{field(u, 'first_use_ply_median', upath):.0f} plies after the opening")
+                facts["gateway_qk_verdict"] = (
+                    "so these games are played by Emperors" if both and
+                    field(u, "first_use_ply_median", upath) <= 20 else
+                    "so the Quantum King is part of the play in some games")
+    facts["usage_table"] = md_table(
+        ["variant", "rule", "games using it", "share of games [95%]", "uses per game",
+         "first use (median ply after the opening)", "kinds most used (uses per game)"], urows)
+
     # The calibration: chess by stronger engines on the same openings.
     calib = [r for r in ladder if r["variant"] == "chess" and r["players"] != OURS]
     crows = []

@@ -1,13 +1,14 @@
-//! How a run's games use the variant's special rules (`usage.csv`) and how far apart its games
-//! are after the opening (`diversity.csv`), from the recorded moves: the designer's "do players
-//! use the special rules at all?" and "does every game go the same way?".
+//! How a run's games use the variant's special rules (`usage.csv`) and how far apart its games are
+//! after the opening (`diversity.csv`), from the recorded moves: the designer's "do players use the
+//! special rules at all?" and "does every game go the same way?".
 //!
-//! A rule is what [`Game::rules_used`] names for a move (castling, a promotion or drop of a
-//! kind, Extreme 2D's absorptions and area moves, the dialectic's token steps, ...). Per rule:
-//! its uses, the share of games that use it at least once (with the 95% interval that treats
-//! a colour-swapped pair as one cluster, as every rate of `stats`), and the median ply of a
-//! game's first use. Diversity: at [`DIVERSITY_PLIES`] plies after each game's opening, how
-//! many games are still going and how many distinct positions they are in.
+//! A rule is what [`Game::rules_used`] names for a move (castling, a promotion or drop of a kind,
+//! Extreme 2D's absorptions and area moves, the dialectic's token steps, ...); a rule with kinds
+//! has a row per kind and one, its kind empty, over all of them. Per row: its uses, the share of
+//! games that use it at least once (with the 95% interval that treats a colour-swapped pair as one
+//! cluster, as every rate of `stats`), and the median ply of a game's first use. Diversity: at
+//! [`DIVERSITY_PLIES`] plies after each game's opening, how many games are still going and how many
+//! distinct positions they are in.
 
 use super::RunData;
 use crate::run::recorded::{read_games, read_moves, replay, GameRow, Ply};
@@ -91,7 +92,11 @@ fn usage_of<G: Game>(
         let last: G = replay(&run.config, &run.dir, g, plies, |ply, pos: &G, m| {
             at(ply, pos.hash());
             for u in pos.rules_used(m) {
-                used.entry(u).or_insert((0, ply + 1)).0 += 1;
+                // A rule with kinds is counted per kind and, kind left out, over all of them.
+                let all = RuleUse { kind: None, ..u };
+                for key in std::iter::once(u).chain((u != all).then_some(all)) {
+                    used.entry(key).or_insert((0, ply + 1)).0 += 1;
+                }
             }
             Ok(())
         })?;
