@@ -47,7 +47,7 @@ use crate::analysis::viewer::esc;
 
 /// Piece values from a `piece_values.csv` (variant, piece, method, value, low, high, games,
 /// and from this version on a note); rows come back with eight fields.
-fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
+pub(crate) fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
     let mut r =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     let mut rows = Vec::new();
@@ -178,19 +178,27 @@ fn value_chart_row(v: &[String]) -> ChartRow {
     }
 }
 
+/// The `piece_values.csv` files in a run folder and beside it (in its parent), those that
+/// exist.
+pub(crate) fn piece_value_files(run: &crate::analysis::RunData) -> Vec<PathBuf> {
+    [
+        Some(run.dir.join("piece_values.csv")),
+        run.dir.parent().map(|p| p.join("piece_values.csv")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|p| p.exists())
+    .collect()
+}
+
 /// The estimated piece values found in or beside the run folders (`piece_values.csv`): one
 /// chart per variant and method, each with its notes (why a kind has no value, warnings).
 fn estimated_values_html(runs: &[crate::analysis::RunData]) -> Result<String> {
     let mut seen = std::collections::BTreeSet::new();
     let mut values = Vec::new();
     for r in runs {
-        for candidate in [
-            r.dir.join("piece_values.csv"),
-            r.dir
-                .parent()
-                .map_or_else(|| r.dir.join("_"), |p| p.join("piece_values.csv")),
-        ] {
-            if candidate.exists() && seen.insert(candidate.clone()) {
+        for candidate in piece_value_files(r) {
+            if seen.insert(candidate.clone()) {
                 values.extend(read_piece_values(&candidate)?);
             }
         }
