@@ -216,6 +216,24 @@ fn piece_values_beside_the_runs_are_compared() {
     let g = |rows: &[Vec<String>], r: &[String]| num(field(rows, r, "games_needed_detect"));
     let ratio = g(&rows2, knight2) / g(&rows, knight);
     assert!((ratio - 4.0).abs() < 0.02, "{ratio}");
+
+    // The report compares the runs only when asked to, with the same rows; a base not among
+    // the folders is added to the page.
+    let page = |args: &[&str]| {
+        let html = root.join("report.html");
+        let mut all = vec!["report"];
+        all.extend(args);
+        all.extend(["--out", s(&html)]);
+        let o = variantlab(&all);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(html).unwrap()
+    };
+    assert!(!page(&[s(&base), s(&alt)]).contains("Comparison"));
+    let html = page(&[s(&alt), "--base", s(&base)]);
+    assert!(html.contains("<h2>Comparison</h2>"), "{html}");
+    let knight_row = "<td class=l>value:knight:imbalance</td><td>3.00</td><td>3.50</td><td>0.50 [-0.22, 1.22]</td><td class=l>not shown</td>";
+    assert!(html.contains(knight_row), "{html}");
+    assert!(html.contains(&format!("{} (chess)", s(&base))), "{html}");
 }
 
 /// Fewer than two folders, a folder that is not a run, a run without games and a bad

@@ -398,6 +398,73 @@ fn rows_of(
     (rows, note)
 }
 
+/// A `compare.csv` row as the terminal and the report show it: figure, base, alternative,
+/// difference with its interval, verdict, games for the observed difference (`-` for none),
+/// games for the `--detect` size.
+fn cells(r: &[String]) -> [String; 7] {
+    [
+        r[4].clone(),
+        r[5].clone(),
+        r[6].clone(),
+        format!("{} [{}, {}]", r[7], r[8], r[9]),
+        r[10].clone(),
+        if r[11].is_empty() {
+            "-".to_string()
+        } else {
+            r[11].clone()
+        },
+        format!("{} for {}", r[13], r[12]),
+    ]
+}
+
+/// Every run's side and piece values, in the runs' order.
+fn sides_of(runs: &[RunData]) -> Result<(Vec<Side<'_>>, Vec<Option<Values>>)> {
+    if let Some(empty) = runs.iter().find(|r| r.games.is_empty()) {
+        bail!(
+            "{}: the run has no games yet, so there is nothing to compare",
+            empty.dir.display()
+        );
+    }
+    let values = runs.iter().map(piece_values).collect::<Result<Vec<_>>>()?;
+    Ok((runs.iter().map(Side::new).collect(), values))
+}
+
+/// The report's "Comparison" section: each run against `runs[base]`, the rows of
+/// `compare.csv` at the default `--detect` sizes, one table per alternative.
+///
+/// # Errors
+/// A run without games, an unreadable `piece_values.csv`.
+pub fn report_html(runs: &[RunData], base: usize) -> Result<String> {
+    use crate::analysis::viewer::esc;
+    let detect = parse_detect("")?;
+    let (sides, values) = sides_of(runs)?;
+    let b = &sides[base];
+    let mut html = format!(
+        "<h2>Comparison</h2><p class=note>Each run against the base, {}, {}: the difference ALT − BASE with its 95% interval (the runs taken as independent samples, each clustered by pair), shown when the interval excludes 0; the games per run that would show the observed difference, and a difference of the default size, at 95% confidence with {:.0}% power (docs/statistics.md, \"Comparing variants\").</p>",
+        esc(&b.name()),
+        esc(&b.balance.games_text()),
+        POWER * 100.0
+    );
+    for (i, alt) in sides.iter().enumerate().filter(|(i, _)| *i != base) {
+        let (rows, note) = rows_of(b, alt, (&values[base], &values[i]), &detect);
+        html += &format!(
+            "<h3>{}, {}</h3><table><tr><th>figure</th><th>base</th><th>alternative</th><th>difference [95%]</th><th>verdict</th><th>games for it</th><th>games for a difference of</th></tr>",
+            esc(&alt.name()),
+            esc(&alt.balance.games_text())
+        );
+        for r in &rows {
+            html += "<tr>";
+            for (k, c) in cells(r).iter().enumerate() {
+                let class = if k == 0 || k == 4 { " class=l" } else { "" };
+                html += &format!("<td{class}>{}</td>", esc(c));
+            }
+            html += "</tr>";
+        }
+        html += &format!("</table><p class=note>{}</p>", esc(&note));
+    }
+    Ok(html)
+}
+
 /// `variantlab compare BASE ALT...`: writes `compare.csv` into `out` and prints each
 /// alternative's differences against the first run folder.
 ///
@@ -414,14 +481,7 @@ pub fn command(dirs: &[PathBuf], out: &Path, detect: &str) -> Result<()> {
         );
     }
     let runs = dirs.iter().map(|d| load(d)).collect::<Result<Vec<_>>>()?;
-    if let Some(empty) = runs.iter().find(|r| r.games.is_empty()) {
-        bail!(
-            "{}: the run has no games yet, so there is nothing to compare",
-            empty.dir.display()
-        );
-    }
-    let sides: Vec<Side> = runs.iter().map(Side::new).collect();
-    let values = runs.iter().map(piece_values).collect::<Result<Vec<_>>>()?;
+    let (sides, values) = sides_of(&runs)?;
     let base = &sides[0];
     let mut all = Vec::new();
     out!("base: {}, {}", base.name(), base.balance.games_text());
@@ -443,16 +503,8 @@ pub fn command(dirs: &[PathBuf], out: &Path, detect: &str) -> Result<()> {
             "games for ±d"
         );
         for r in &rows {
-            out!(
-                "  {:<28} {:>9} {:>9} {:>28}  {:<9}  {:>8}  {:>14}",
-                r[4],
-                r[5],
-                r[6],
-                format!("{} [{}, {}]", r[7], r[8], r[9]),
-                r[10],
-                if r[11].is_empty() { "-" } else { &r[11] },
-                format!("{} for {}", r[13], r[12])
-            );
+            let [figure, b, a, d, verdict, needed, detect] = cells(r);
+            out!("  {figure:<28} {b:>9} {a:>9} {d:>28}  {verdict:<9}  {needed:>8}  {detect:>14}");
         }
         out!("  {note}");
         let (b, a) = (&base.run.config, &alt.run.config);

@@ -193,6 +193,10 @@ enum Command {
         /// Output HTML file.
         #[arg(long, default_value = "report.html")]
         out: PathBuf,
+        /// A run to compare the others against (a "Comparison" section, as `compare`
+        /// prints); shown on the page too.
+        #[arg(long)]
+        base: Option<PathBuf>,
     },
     /// Estimate piece values: by imbalance self-play, regression on recorded games, the
     /// regression near material balance (even trades), or a fitted evaluation (see --method).
@@ -942,7 +946,9 @@ pub fn run() -> Result<()> {
         Command::Values(args) => values(args),
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
-        Command::Report { dirs, out } => crate::analysis::report::command(&dirs, &out),
+        Command::Report { dirs, out, base } => {
+            crate::analysis::report::compared_command(&dirs, base.as_deref(), &out)
+        }
         Command::Compare { dirs, out, detect } => {
             crate::analysis::compare::command(&dirs, &out, &detect)
         }
