@@ -123,6 +123,7 @@ fn differences_are_the_stats_figures_subtracted() {
         let (text, rows) = compare(&args, &root.join("out"));
         assert_eq!(rows.len(), 1 + columns.len() * alts.len(), "{rows:?}");
         assert!(text.contains("piece values: none found"), "{text}");
+        assert!(!text.contains("start from the same position"), "{text}");
         for (alt, chunk) in alts.iter().zip(rows[1..].chunks(columns.len())) {
             for ((metric, col, unit), row) in columns.iter().zip(chunk) {
                 let f = |name| field(&rows, row, name);
@@ -291,6 +292,11 @@ fn bad_input_is_refused_and_unfinished_runs_are_flagged() {
     std::fs::write(short.join("games.csv"), lines.join("\n") + "\n").unwrap();
     let (text, rows) = compare(&[s(&run), s(&short)], &out);
     assert!(text.contains("6 of 8 games (INCOMPLETE"), "{text}");
+    // A copy of the base's games: the same openings, said (independent intervals are wide).
+    assert!(
+        text.contains("pair(s) start from the same position in both runs"),
+        "{text}"
+    );
     assert!(rows[1..]
         .iter()
         .all(|r| field(&rows, r, "complete") == "false"));
