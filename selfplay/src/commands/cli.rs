@@ -171,7 +171,7 @@ enum Command {
     Compare {
         /// The base run folder, then one or more alternatives' (each with run.json and
         /// games.csv; piece_values.csv beside them or inside them is compared too).
-        #[arg(required = true, value_name = "BASE ALT")]
+        #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
         /// Folder for compare.csv.
         #[arg(long, default_value = "out/compare")]
