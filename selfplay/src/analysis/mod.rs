@@ -22,6 +22,7 @@
 //! finish first, so its figures lean towards short games.
 
 pub mod charts;
+pub mod compare;
 pub mod ladder;
 pub mod report;
 pub mod usage;
@@ -40,7 +41,7 @@ use std::path::{Path, PathBuf};
 pub use crate::run::recorded::{load, GameRecord, RunData};
 
 /// White's points in a game.
-fn white_points(r: GameResult) -> f64 {
+pub(crate) fn white_points(r: GameResult) -> f64 {
     match r {
         GameResult::WhiteWin => 1.0,
         GameResult::Draw => 0.5,
@@ -94,7 +95,7 @@ const UNCONVERTED_ENDS: [&str; 3] = ["repetition", "move_rule", "max_plies"];
 
 /// Each recorded kind's value in centipawns, in [`RunData::material_kinds`]' order; `None`
 /// when the run records no material or names a kind the variant does not have.
-fn kind_values(run: &RunData) -> Option<Vec<i64>> {
+pub(crate) fn kind_values(run: &RunData) -> Option<Vec<i64>> {
     if run.material_kinds.is_empty() {
         return None;
     }
@@ -113,7 +114,7 @@ fn kind_values(run: &RunData) -> Option<Vec<i64>> {
 
 /// Whether a game is an unconverted win: a draw of [`UNCONVERTED_ENDS`] with one side ahead
 /// by [`UNCONVERTED_MARGIN_CP`] or more.
-fn unconverted(g: &GameRecord, values: &[i64]) -> bool {
+pub(crate) fn unconverted(g: &GameRecord, values: &[i64]) -> bool {
     let lead: i64 = g
         .material
         .iter()
@@ -179,25 +180,35 @@ impl Balance {
     }
 }
 
-/// Computes the balance figures of a run, clustering the games of a pair.
-pub fn balance(run: &RunData) -> Balance {
-    let z = z_for_confidence(0.95);
-    let stats = stats_of(&run.games);
+/// A per-game quantity (`value`) of the games `keep` admits, summed by colour-swapped pair
+/// (the two games of an opening): the clusters every interval of a run is taken over.
+pub(crate) fn pair_clusters(
+    run: &RunData,
+    value: &dyn Fn(&GameRecord) -> f64,
+    keep: &dyn Fn(&GameRecord) -> bool,
+) -> Vec<Cluster> {
     let mut pairs: BTreeMap<u64, Vec<&GameRecord>> = BTreeMap::new();
     for g in &run.games {
         pairs.entry(g.id / 2).or_default().push(g);
     }
-    let clusters = |value: &dyn Fn(&GameRecord) -> f64, keep: &dyn Fn(&GameRecord) -> bool| {
-        pairs
-            .values()
-            .filter_map(|games| {
-                let kept: Vec<&&GameRecord> = games.iter().filter(|g| keep(g)).collect();
-                (!kept.is_empty()).then(|| Cluster {
-                    total: kept.iter().map(|g| value(g)).sum(),
-                    size: kept.len() as f64,
-                })
+    pairs
+        .values()
+        .filter_map(|games| {
+            let kept: Vec<&&GameRecord> = games.iter().filter(|g| keep(g)).collect();
+            (!kept.is_empty()).then(|| Cluster {
+                total: kept.iter().map(|g| value(g)).sum(),
+                size: kept.len() as f64,
             })
-            .collect::<Vec<Cluster>>()
+        })
+        .collect()
+}
+
+/// Computes the balance figures of a run, clustering the games of a pair.
+pub fn balance(run: &RunData) -> Balance {
+    let z = z_for_confidence(0.95);
+    let stats = stats_of(&run.games);
+    let clusters = |value: &dyn Fn(&GameRecord) -> f64, keep: &dyn Fn(&GameRecord) -> bool| {
+        pair_clusters(run, value, keep)
     };
     let unit = |cs: Vec<Cluster>| -> Estimate {
         let size: f64 = cs.iter().map(|c| c.size).sum();
@@ -537,8 +548,8 @@ pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
     )
 }
 
-/// One CSV of `stats` in `out`: its header, then its rows.
-fn write_table(
+/// One CSV of `stats` or `compare` in `out`: its header, then its rows.
+pub(crate) fn write_table(
     out: &Path,
     name: &str,
     header: Vec<String>,

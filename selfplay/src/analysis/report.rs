@@ -47,7 +47,7 @@ use crate::analysis::viewer::esc;
 
 /// Piece values from a `piece_values.csv` (variant, piece, method, value, low, high, games,
 /// and from this version on a note); rows come back with eight fields.
-fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
+pub(crate) fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
     let mut r =
         csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
     let mut rows = Vec::new();
@@ -178,19 +178,27 @@ fn value_chart_row(v: &[String]) -> ChartRow {
     }
 }
 
+/// The `piece_values.csv` files in a run folder and beside it (in its parent), those that
+/// exist.
+pub(crate) fn piece_value_files(run: &crate::analysis::RunData) -> Vec<PathBuf> {
+    [
+        Some(run.dir.join("piece_values.csv")),
+        run.dir.parent().map(|p| p.join("piece_values.csv")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|p| p.exists())
+    .collect()
+}
+
 /// The estimated piece values found in or beside the run folders (`piece_values.csv`): one
 /// chart per variant and method, each with its notes (why a kind has no value, warnings).
 fn estimated_values_html(runs: &[crate::analysis::RunData]) -> Result<String> {
     let mut seen = std::collections::BTreeSet::new();
     let mut values = Vec::new();
     for r in runs {
-        for candidate in [
-            r.dir.join("piece_values.csv"),
-            r.dir
-                .parent()
-                .map_or_else(|| r.dir.join("_"), |p| p.join("piece_values.csv")),
-        ] {
-            if candidate.exists() && seen.insert(candidate.clone()) {
+        for candidate in piece_value_files(r) {
+            if seen.insert(candidate.clone()) {
                 values.extend(read_piece_values(&candidate)?);
             }
         }
@@ -246,6 +254,19 @@ const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em aut
 /// # Errors
 /// An unreadable or truncated CSV, a recorded move that is not legal, an unwritable output.
 pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
+    write_html_compared(runs, None, out)
+}
+
+/// [`write_html`] with, when `base` names one of the runs, a "Comparison" section after the
+/// balance figures: every other run against it ([`crate::analysis::compare::report_html`]).
+///
+/// # Errors
+/// As [`write_html`]; a run without games when there is a base.
+pub fn write_html_compared(
+    runs: &[crate::analysis::RunData],
+    base: Option<usize>,
+    out: &Path,
+) -> Result<()> {
     let mut html = format!(
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>variantlab report</title><style>{STYLE}</style></head><body><h1>variantlab report</h1>"
     );
@@ -365,6 +386,9 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
     html += &interval_chart(&score_rows, (0.0, 1.0, 0.25), Some(0.5));
     html += "<h3>Draw rate</h3>";
     html += &interval_chart(&draw_rows, (0.0, 1.0, 0.25), None);
+    if let Some(base) = base {
+        html += &crate::analysis::compare::report_html(runs, base)?;
+    }
     html += &crate::analysis::ladder::report_html(runs);
 
     // How the games ended.
@@ -478,11 +502,27 @@ pub fn write_html(runs: &[crate::analysis::RunData], out: &Path) -> Result<()> {
 /// # Errors
 /// An unreadable run folder, an unwritable file.
 pub fn command(dirs: &[PathBuf], out: &Path) -> Result<()> {
+    compared_command(dirs, None, out)
+}
+
+/// `variantlab report --base DIR`: [`command`], the runs compared against `base`.
+///
+/// # Errors
+/// As [`command`]; a run without games.
+pub fn compared_command(dirs: &[PathBuf], base: Option<&Path>, out: &Path) -> Result<()> {
+    // The base is one of the folders, or else the page's first run.
+    let mut dirs = dirs.to_vec();
+    let base = base.map(|b| {
+        dirs.iter().position(|d| d == b).unwrap_or_else(|| {
+            dirs.insert(0, b.to_path_buf());
+            0
+        })
+    });
     let runs = dirs
         .iter()
         .map(|d| crate::analysis::load(d))
         .collect::<Result<Vec<_>>>()?;
-    write_html(&runs, out)?;
+    write_html_compared(&runs, base, out)?;
     out!("wrote {}", out.display());
     Ok(())
 }

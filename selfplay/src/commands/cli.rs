@@ -166,6 +166,21 @@ enum Command {
         #[arg(long, default_value = "out/stats")]
         out: PathBuf,
     },
+    /// A variant's alternatives against it: each figure's difference ALT − BASE with its 95%
+    /// interval and the games that would show it (compare.csv); see docs/statistics.md.
+    Compare {
+        /// The base run folder, then one or more alternatives' (each with run.json and
+        /// games.csv; piece_values.csv beside them or inside them is compared too).
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Folder for compare.csv.
+        #[arg(long, default_value = "out/compare")]
+        out: PathBuf,
+        /// The difference sizes the games needed are computed for, as KEY=SIZE pairs (keys:
+        /// score, draw, decisive, unconverted, length, value); unnamed keys keep the defaults.
+        #[arg(long, default_value = crate::analysis::compare::DEFAULT_DETECT)]
+        detect: String,
+    },
     /// Fit a variant's evaluation weights to recorded games (Texel method); see
     /// docs/evaluation.md.
     Tune(TuneArgs),
@@ -178,6 +193,10 @@ enum Command {
         /// Output HTML file.
         #[arg(long, default_value = "report.html")]
         out: PathBuf,
+        /// A run to compare the others against (a "Comparison" section, as `compare`
+        /// prints); shown on the page too.
+        #[arg(long)]
+        base: Option<PathBuf>,
     },
     /// Estimate piece values: by imbalance self-play, regression on recorded games, the
     /// regression near material balance (even trades), or a fitted evaluation (see --method).
@@ -927,7 +946,12 @@ pub fn run() -> Result<()> {
         Command::Values(args) => values(args),
         Command::Sprt(args) => sprt(args),
         Command::Stats { dirs, out } => crate::analysis::stats_command(&dirs, &out),
-        Command::Report { dirs, out } => crate::analysis::report::command(&dirs, &out),
+        Command::Report { dirs, out, base } => {
+            crate::analysis::report::compared_command(&dirs, base.as_deref(), &out)
+        }
+        Command::Compare { dirs, out, detect } => {
+            crate::analysis::compare::command(&dirs, &out, &detect)
+        }
         Command::Merge { dirs, out, force } => crate::run::merge::merge_command(&dirs, &out, force),
         Command::Study(args) => study(args),
         Command::Bench {

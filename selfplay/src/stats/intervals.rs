@@ -85,21 +85,34 @@ impl Estimate {
     }
 }
 
-/// Interval for the mean per game of a quantity in `[0, 1]` (a score, a draw
-/// indicator), from clusters of games, `(cluster, how many such clusters)`.
-///
-/// The variance is the cluster-robust (ratio-estimator) one,
-/// `Σ w (T - m s)² / (Σ w m)²`, so games that share an opening are not counted as
-/// independent evidence. To keep the interval honest when every game is alike (all
-/// draws) or the sample is tiny, `z²/2` pseudo-clusters of the mean cluster size are
-/// added at each end of the range before the variance is taken: for single games this
-/// is exactly the Agresti–Coull interval, which never collapses to a point. `(0, 1)`
-/// with no games. The point estimate reported beside it stays the plain mean.
-pub fn unit_mean_interval(clusters: &[(Cluster, f64)], z: f64) -> (f64, f64) {
+/// A mean per game with the spread behind its interval: the centre an interval is drawn
+/// around and `root / games`, its standard error. Kept apart from the interval so that a
+/// difference of two runs' means can add their variances ([`crate::analysis::compare`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spread {
+    /// The interval's centre: the plain mean, or for a quantity in `[0, 1]` the mean with
+    /// the pseudo-clusters added.
+    pub centre: f64,
+    /// Square root of the cluster-robust summed squares (with the small-sample factor for
+    /// an unbounded mean).
+    pub root: f64,
+    /// Games (with the pseudo-clusters, for a quantity in `[0, 1]`).
+    pub games: f64,
+}
+
+impl Spread {
+    /// The standard error of the mean.
+    pub fn se(&self) -> f64 {
+        self.root / self.games
+    }
+}
+
+/// The [`Spread`] behind [`unit_mean_interval`]; `None` with no games.
+pub fn unit_mean_spread(clusters: &[(Cluster, f64)], z: f64) -> Option<Spread> {
     let games: f64 = clusters.iter().map(|(c, w)| c.size * w).sum();
     let count: f64 = clusters.iter().map(|(_, w)| w).sum();
     if games <= 0.0 || count <= 0.0 {
-        return (0.0, 1.0);
+        return None;
     }
     let m = games / count;
     let k = z * z / 2.0;
@@ -112,14 +125,38 @@ pub fn unit_mean_interval(clusters: &[(Cluster, f64)], z: f64) -> (f64, f64) {
         .sum::<f64>()
         + k * (m * s).powi(2)
         + k * (m - m * s).powi(2);
-    let half = z * ss.sqrt() / n;
+    Some(Spread {
+        centre: s,
+        root: ss.sqrt(),
+        games: n,
+    })
+}
+
+/// Interval for the mean per game of a quantity in `[0, 1]` (a score, a draw
+/// indicator), from clusters of games, `(cluster, how many such clusters)`.
+///
+/// The variance is the cluster-robust (ratio-estimator) one,
+/// `Σ w (T - m s)² / (Σ w m)²`, so games that share an opening are not counted as
+/// independent evidence. To keep the interval honest when every game is alike (all
+/// draws) or the sample is tiny, `z²/2` pseudo-clusters of the mean cluster size are
+/// added at each end of the range before the variance is taken: for single games this
+/// is exactly the Agresti–Coull interval, which never collapses to a point. `(0, 1)`
+/// with no games. The point estimate reported beside it stays the plain mean.
+pub fn unit_mean_interval(clusters: &[(Cluster, f64)], z: f64) -> (f64, f64) {
+    let Some(Spread {
+        centre: s,
+        root,
+        games: n,
+    }) = unit_mean_spread(clusters, z)
+    else {
+        return (0.0, 1.0);
+    };
+    let half = z * root / n;
     ((s - half).max(0.0), (s + half).min(1.0))
 }
 
-/// Interval for an unbounded mean per game (game length) from clusters of games,
-/// with the cluster-robust variance and the small-sample factor `C / (C - 1)`.
-/// `None` with fewer than two clusters: one cluster says nothing about the spread.
-pub fn mean_interval(clusters: &[Cluster], z: f64) -> Option<Estimate> {
+/// The [`Spread`] behind [`mean_interval`]; `None` with fewer than two clusters.
+pub fn mean_spread(clusters: &[Cluster]) -> Option<Spread> {
     let c = clusters.len() as f64;
     let games: f64 = clusters.iter().map(|k| k.size).sum();
     if clusters.len() < 2 || games <= 0.0 {
@@ -130,7 +167,23 @@ pub fn mean_interval(clusters: &[Cluster], z: f64) -> Option<Estimate> {
         .iter()
         .map(|k| (k.total - k.size * s).powi(2))
         .sum();
-    let half = z * (ss * c / (c - 1.0)).sqrt() / games;
+    Some(Spread {
+        centre: s,
+        root: (ss * c / (c - 1.0)).sqrt(),
+        games,
+    })
+}
+
+/// Interval for an unbounded mean per game (game length) from clusters of games,
+/// with the cluster-robust variance and the small-sample factor `C / (C - 1)`.
+/// `None` with fewer than two clusters: one cluster says nothing about the spread.
+pub fn mean_interval(clusters: &[Cluster], z: f64) -> Option<Estimate> {
+    let Spread {
+        centre: s,
+        root,
+        games,
+    } = mean_spread(clusters)?;
+    let half = z * root / games;
     Some(Estimate {
         value: s,
         low: s - half,
