@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings findings-check findings-check-fast fmt lint torture
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings findings-check findings-check-fast alternatives fmt lint torture
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -83,6 +83,9 @@ findings-check: build ## Recompute every figure of docs/findings.md from data/fi
 
 findings-check-fast: build ## findings-check without refitting the piece values (seconds; part of make test)
 	scripts/findings_check.sh $(BIN) --fast
+
+alternatives: build ## The seed variants' rule alternatives of docs/findings.md: Dialectic against Hegelian, Dai Mitregi Leaping against Stepping, three Dream Chess 46 arrays, 1000 games each at 4k nodes (about 50 minutes on 2 cores; resumable), data/findings/alternatives/ and the page
+	scripts/alternatives.sh $(BIN) out/alternatives
 
 variant-example: build ## The worked example of docs/variant-files.md: a changed Dream Chess 46 array against the original (about 20 s), data/variant-example/ and the page's figures
 	scripts/variant_example.sh $(BIN) out/variant-example

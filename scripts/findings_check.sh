@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make findings-check: every figure of docs/findings.md recomputed from the committed record in
 # data/findings/ (scripts/findings_derive.sh into a scratch folder), then compared with the
-# committed tables (ladder.csv, trend.csv, balance.csv, length.csv, piece_values.csv), the page
+# committed tables (ladder.csv, trend.csv, balance.csv, length.csv, usage.csv, diversity.csv,
+# piece_values.csv and each rule alternatives' compare.csv), the page
 # and its plots. Fails, naming the file and showing the difference, when any differs.
 #
 # Usage: scripts/findings_check.sh BIN [--fast]
@@ -33,7 +34,8 @@ differs() { # differs COMMITTED RECOMPUTED
     status=1
   fi
 }
-for f in ladder.csv trend.csv balance.csv length.csv piece_values.csv; do
+for f in ladder.csv trend.csv balance.csv length.csv usage.csv diversity.csv piece_values.csv \
+  $(cd "$DATA" && ls alternatives/*/compare.csv 2>/dev/null); do
   differs "$DATA/$f" "$work/data/$f"
 done
 differs "$PAGE" "$work/page.md"

@@ -2,7 +2,8 @@
 # The figures of the findings from the committed record alone: for every run in RECORD
 # (data/findings/VARIANT/RUN/ with run.json, games.csv and moves.csv.xz), the statistics
 # (balance.csv, length.csv, ladder.csv, trend.csv, usage.csv, diversity.csv) and the tuned piece values
-# (piece_values.csv), each run's leading values then added to ladder.csv; written to DEST.
+# (piece_values.csv), each run's leading values then added to ladder.csv, and each set of rule
+# alternatives' compare.csv (RECORD/alternatives/SET/); written to DEST.
 #
 # Usage: scripts/findings_derive.sh BIN RECORD DEST [--no-values]
 # --no-values takes piece_values.csv from RECORD instead of refitting it (the refit is most of
@@ -64,3 +65,24 @@ else
   cp "$work/piece_values.csv" "$DEST/"
 fi
 python3 "$(dirname "$0")/findings.py" ladder "$DEST"
+
+# The rule alternatives (scripts/alternatives.sh): RECORD/alternatives/SET/NAME/ are runs of a
+# base variant and its alternatives (the base listed first in SET/order.txt); each SET's
+# compare.csv is `variantlab compare` of them, run from the scratch folder so that its paths
+# are SET/NAME wherever the record lies.
+for order in "$RECORD"/alternatives/*/order.txt; do
+  [[ -f "$order" ]] || continue
+  set=$(basename "$(dirname "$order")")
+  alts=()
+  while read -r name; do
+    [[ -n "$name" ]] || continue
+    src="$RECORD/alternatives/$set/$name"
+    mkdir -p "$work/alternatives/$set/$name"
+    cp "$src/run.json" "$src/games.csv" "$work/alternatives/$set/$name/"
+    python3 "$(dirname "$0")/findings.py" decompress "$src/moves.csv.xz" "$work/alternatives/$set/$name/moves.csv"
+    alts+=("$set/$name")
+  done < "$order"
+  (cd "$work/alternatives" && "$BIN" compare "${alts[@]}" --out "$work/alternatives/$set/compare" >/dev/null)
+  mkdir -p "$DEST/alternatives/$set"
+  cp "$work/alternatives/$set/compare/compare.csv" "$DEST/alternatives/$set/compare.csv"
+done

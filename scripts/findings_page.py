@@ -8,7 +8,9 @@ not define is an error (findings.py exits 1), never an empty or stale figure.
 """
 
 import csv
+import glob
 import io
+import json
 import lzma
 import math
 import os
@@ -30,6 +32,20 @@ NAMES = {
     "dai-mitregi-stepping": "Dai Mitregi (Stepping)",
 }
 ORDER = list(NAMES)
+# The rule alternatives' sets (scripts/alternatives.sh), in page order, and the names of the
+# variant files among them.
+ALTERNATIVE_SETS = ["dream", "dialectic", "dai-mitregi"]
+ALTERNATIVE_NAMES = {
+    "dream-46-queen-back": "Dream Chess 46, Queen and Chatelaine swapped",
+    "dream-46-queen-edge": "Dream Chess 46, Queen and Primate swapped",
+}
+# The figures compare.csv compares that the page shows (the decisive rate is 1 − the draw rate).
+ALTERNATIVE_METRICS = {
+    "white_score": ("White's score", 3, False),
+    "draw_rate": ("draw rate", 1, True),
+    "unconverted_rate": ("unconverted draws", 1, True),
+    "mean_plies": ("mean plies", 0, False),
+}
 
 
 def key(variant):
@@ -194,6 +210,50 @@ def piece_order(values, runs, path):
     return "changes with strength: " + " / ".join(" > ".join(o) for o in orders)
 
 
+def alternatives(data, facts):
+    """The rule alternatives' table and summary from each set's compare.csv."""
+    rows, summary, levels = [], [], set()
+    for name in ALTERNATIVE_SETS:
+        cpath = os.path.join(data, "alternatives", name, "compare.csv")
+        if not os.path.exists(cpath):
+            continue
+        compare = read_csv(cpath)
+        for alt in dict.fromkeys(r["alt"] for r in compare):
+            mine = [r for r in compare if r["alt"] == alt]
+            base_name = mine[0]["base_variant"]
+            alt_name = mine[0]["alt_variant"]
+            with open(os.path.join(data, "alternatives", mine[0]["base"], "run.json"), encoding="utf-8") as f:
+                levels.add(json.load(f)["nodes"])
+            base_label = NAMES.get(base_name, ALTERNATIVE_NAMES.get(base_name, base_name))
+            alt_label = NAMES.get(alt_name, ALTERNATIVE_NAMES.get(alt_name, alt_name))
+            shown = []
+            for r in mine:
+                if r["metric"] not in ALTERNATIVE_METRICS:
+                    continue
+                label, digits, pct = ALTERNATIVE_METRICS[r["metric"]]
+                scale = 100 if pct else 1
+                unit = "%" if pct else ""
+                v = [scale * field(r, c, cpath) for c in ("base_value", "alt_value", "difference", "low", "high")]
+                diff = f"{v[2]:+.{digits}f}{unit} [{v[3]:+.{digits}f}{unit}, {v[4]:+.{digits}f}{unit}]"
+                need = r["games_needed_detect"] or "–"
+                detect = f"{scale * field(r, 'detect', cpath):.{digits if digits else 0}f}{unit}"
+                rows.append([f"{alt_label} against {base_label}", label,
+                             f"{v[0]:.{digits}f}{unit}", f"{v[1]:.{digits}f}{unit}", diff, r["verdict"],
+                             f"{need} (±{detect})"])
+                if r["verdict"] == "shown":
+                    shown.append(f"{label} {v[2]:+.{digits}f}{unit}")
+            summary.append(f"- **{alt_label}** against {base_label} ({mine[0]['alt_games']} and "
+                           f"{mine[0]['base_games']} games): "
+                           + ("differences shown: " + ", ".join(shown) if shown else
+                              "no difference shown at this sample"))
+    facts["alternatives_level"] = ", ".join(f"{kilo(int(n))}" for n in sorted(levels)) or "–"
+    facts["alternatives_table"] = md_table(
+        ["alternative", "figure", "base", "alternative", "difference [95%]", "verdict",
+         "games per run to show the detect size"], rows) if rows else \
+        "(no alternatives in the record yet: `make alternatives` plays them)"
+    facts["alternatives_summary"] = "\n".join(summary) if summary else "- none played yet"
+
+
 def render(data):
     ladder = read_csv(os.path.join(data, "ladder.csv"))
     trend = read_csv(os.path.join(data, "trend.csv"))
@@ -310,6 +370,8 @@ def render(data):
     facts["usage_table"] = md_table(
         ["variant", "rule", "games using it", "share of games [95%]", "uses per game",
          "first use (median ply after the opening)", "kinds most used (uses per game)"], urows)
+
+    alternatives(data, facts)
 
     # The calibration: chess by stronger engines on the same openings.
     calib = [r for r in ladder if r["variant"] == "chess" and r["players"] != OURS]
