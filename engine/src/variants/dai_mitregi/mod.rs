@@ -1020,6 +1020,20 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         self.report_features(sink)
     }
+    /// The lowest cell's piece of material kind `kind` taken off the board (not the King;
+    /// pieces in hand stay). `None` where none stands on the board.
+    fn without_material(&self, color: Color, kind: usize) -> Option<Self> {
+        let sq = (0..NSQ).find(|&s| {
+            let c = self.board[s];
+            c != 0 && color_of(c) == color && class_of(c) == kind && role_of(c) != KING
+        })?;
+        let mut p = *self;
+        p.counts[color.index()][kind] -= 1;
+        p.board[sq] = 0;
+        p.occupied[color.index()].remove(Square(sq as u16));
+        p.hash = p.full_hash();
+        Some(p)
+    }
     /// A promotion's move carries no role: its kind is the promoted form of the piece moving.
     fn rules_used(&self, m: Move) -> Vec<crate::game::RuleUse> {
         let kind = match m.kind() {

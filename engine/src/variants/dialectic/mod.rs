@@ -872,6 +872,26 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         self.report_features(sink)
     }
+    /// The lowest cell's piece of `kind` taken off (not the King); a castling right whose Rook
+    /// goes goes with it, and no en passant right survives. `None` where none stands, or where
+    /// the side not to move would be left in check.
+    fn without_material(&self, color: Color, kind: usize) -> Option<Self> {
+        let role = u8::try_from(kind)
+            .ok()
+            .filter(|&r| usize::from(r) < PIECES.len() && r != KING)?;
+        let sq = (0..64u8).find(|&s| self.board[usize::from(s)] == code(color, role))?;
+        let mut p = *self;
+        p.board[usize::from(sq)] = 0;
+        p.occ[color.index()] &= !(1u64 << sq);
+        for (bit, rook) in [(1u8, 7u8), (2, 0), (4, 63), (8, 56)] {
+            if rook == sq {
+                p.castling &= !bit;
+            }
+        }
+        p.ep = NO_EP;
+        p.hash = p.full_hash();
+        (!p.king_attacked(!p.turn)).then_some(p)
+    }
     /// Besides the moves' kinds, a Philosopher's capture of a Philosopher or Great
     /// Philosopher, which makes it a Great Philosopher [D9], counts as a promotion.
     fn rules_used(&self, m: Move) -> Vec<crate::game::RuleUse> {

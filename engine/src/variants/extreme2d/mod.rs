@@ -849,6 +849,37 @@ impl Game for Extreme2d {
         Some(super::kernel::passed!(self, tables().side, halfmove))
     }
 
+    /// One disc of material kind `kind` taken off the lowest cell holding one: a Pawn whole,
+    /// a power disc from its stack (the whole stack where that disc was its only power, so
+    /// that no Pawn appears). `None` for the Heir and the King (taking them would change the
+    /// reserve and placement rules), where no such disc stands, or where the side not to move
+    /// would be left in check.
+    fn without_material(&self, color: Color, kind: usize) -> Option<Self> {
+        let us = color.index();
+        let count = |s: u16| kind_counts(s).get(kind).copied().unwrap_or(0);
+        if !(0..4).contains(&kind) {
+            return None;
+        }
+        let sq = (0..N).find(|&sq| {
+            let s = self.cells[sq];
+            s != 0 && owner(s) == us && count(s) > 0
+        })?;
+        let mut p = *self;
+        let s = p.take(sq);
+        let mut discs = [reds(s), blues(s), yellows(s)];
+        if kind > 0 {
+            discs[kind - 1] -= 1;
+        }
+        if kind > 0 && (role(s) != PLAIN || discs.iter().any(|&d| d > 0)) {
+            p.put(sq, stack(us, role(s), discs[0], discs[1], discs[2]));
+        }
+        p.hash = p.compute_hash();
+        let them = (!p.turn).index();
+        let occ = p.occ[0].0 | p.occ[1].0;
+        let check = p.placed(them) && p.attacked(p.king_sq[them] as usize, p.turn.index(), occ, 0);
+        (!check).then_some(p)
+    }
+
     /// Besides the moves' kinds: a capture that adds power discs to the captor (absorption
     /// [X5]), and a move that only a doubled disc makes: an orthogonal or diagonal area move
     /// [X7] or a Nightrider ride [X10]. A promotion is to the Heir [X4].

@@ -912,6 +912,18 @@ impl Game for Gateway {
     }
 
     /// Every role of [`ROLES`], then the Quantum King.
+    /// The lowest cell's piece of `kind` taken off (not a royal piece). `None` where none
+    /// stands, or where the side not to move would be left with its royal threatened.
+    fn without_material(&self, color: Color, kind: usize) -> Option<Self> {
+        if kind >= NROLES || kind == EMPEROR {
+            return None;
+        }
+        let sq = self.pieces(color, kind).squares().next()?;
+        let mut p = *self;
+        p.take(sq.index());
+        (!p.royal_attacked(!p.turn)).then_some(p)
+    }
+
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         crate::piece::material_kinds(&ROLES)
             .chain([("quantum king", 0)])
