@@ -475,11 +475,66 @@ fn values_from_trade_openings_score_each_trade() {
         );
         assert!(lo <= s && s <= hi && (0.0..=1.0).contains(&s), "{r:?}");
     }
-    // A variant that cannot remove pieces says so.
+    // The free-form variants trade too (each removes its own pieces: the dialectic's, Gateway's,
+    // Dai Mitregi's, Extreme 2D's discs).
+    for variant in ["dialectic", "gateway", "dai-mitregi", "extreme-2d"] {
+        let out = tmp(&format!("trades-{variant}"));
+        let o = variantlab(&[
+            "play",
+            "--variant",
+            variant,
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--openings",
+            "trades:2",
+            "--max-plies",
+            "40",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(
+            o.status.success(),
+            "{variant}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        // Each game starts from a position with less material than the start.
+        let games = csv_rows(&out.join("games.csv"));
+        let opening = games[0].iter().position(|h| h == "opening").unwrap();
+        for g in &games[1..] {
+            let o = variantlab(&[
+                "perft",
+                "--variant",
+                variant,
+                "--depth",
+                "1",
+                "--position",
+                &g[opening],
+            ]);
+            assert!(o.status.success(), "{variant}: {}", g[opening]);
+        }
+        let start = variantlab(&["perft", "--variant", variant, "--depth", "1", "--json"]);
+        assert!(start.status.success());
+        assert!(
+            games[1..].iter().all(|g| !g[opening].is_empty()),
+            "{variant}"
+        );
+    }
+    // A variant with nothing to trade says so: Kings and Pawns only.
+    let dir = tmp("trades-pawns");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pawns.toml");
+    std::fs::write(
+        &file,
+        "name = \"pawns-only\"\ninherits = \"chess\"\nsetup = \"4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1\"\n",
+    )
+    .unwrap();
     let o = variantlab(&[
         "values",
-        "--variant",
-        "gateway",
+        "--variant-file",
+        file.to_str().unwrap(),
         "--method",
         "balanced",
         "--games",
@@ -487,7 +542,7 @@ fn values_from_trade_openings_score_each_trade() {
         "--openings",
         "trades:4",
         "--out",
-        tmp("trades-gw").to_str().unwrap(),
+        dir.join("out").to_str().unwrap(),
         "--quiet",
     ]);
     assert!(!o.status.success());
