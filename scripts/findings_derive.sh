@@ -68,8 +68,8 @@ python3 "$(dirname "$0")/findings.py" ladder "$DEST"
 
 # The rule alternatives (scripts/alternatives.sh): RECORD/alternatives/SET/NAME/ are runs of a
 # base variant and its alternatives (the base listed first in SET/order.txt); each SET's
-# compare.csv is `variantlab compare` of them, run from the scratch folder so that its paths
-# are SET/NAME wherever the record lies.
+# compare.csv is `variantlab compare` of each alternative against the base, run from the
+# scratch folder so that its paths are SET/NAME wherever the record lies.
 for order in "$RECORD"/alternatives/*/order.txt; do
   [[ -f "$order" ]] || continue
   set=$(basename "$(dirname "$order")")
@@ -82,7 +82,15 @@ for order in "$RECORD"/alternatives/*/order.txt; do
     python3 "$(dirname "$0")/findings.py" decompress "$src/moves.csv.xz" "$work/alternatives/$set/$name/moves.csv"
     alts+=("$set/$name")
   done < "$order"
-  (cd "$work/alternatives" && "$BIN" compare "${alts[@]}" --out "$work/alternatives/$set/compare" >/dev/null)
+  # One alternative at a time: a process holds one variant file, and two alternatives may
+  # each be a file. Their rows are joined under one header.
   mkdir -p "$DEST/alternatives/$set"
-  cp "$work/alternatives/$set/compare/compare.csv" "$DEST/alternatives/$set/compare.csv"
+  for ((i = 1; i < ${#alts[@]}; i++)); do
+    (cd "$work/alternatives" && "$BIN" compare "${alts[0]}" "${alts[$i]}" --out "$work/alternatives/$set/compare-$i" >/dev/null)
+    if [[ $i -eq 1 ]]; then
+      cat "$work/alternatives/$set/compare-$i/compare.csv"
+    else
+      tail -n +2 "$work/alternatives/$set/compare-$i/compare.csv"
+    fi
+  done > "$DEST/alternatives/$set/compare.csv"
 done
