@@ -50,7 +50,43 @@ macro_rules! passed {
     }};
 }
 
-pub(crate) use {game_fields, passed};
+/// The [`Game`](crate::Game) methods that a free-form variant keeps in its `notation` module
+/// (the position text, move names and diagram: `read_text`, `write_text`, `name_move`, `draw`)
+/// and its `evaluation` module (`report_features`, `exchange`, `order_captures`), forwarded
+/// there.
+macro_rules! notation_and_evaluation {
+    () => {
+        fn from_text(text: &str) -> Result<Self, crate::error::PositionError> {
+            Self::read_text(text)
+        }
+
+        fn to_text(&self) -> String {
+            self.write_text()
+        }
+
+        fn move_text(&self, m: crate::moves::Move) -> String {
+            self.name_move(m)
+        }
+
+        fn diagram(&self) -> crate::diagram::Diagram {
+            self.draw()
+        }
+
+        fn eval_features<S: crate::features::FeatureSink>(&self, sink: &mut S) {
+            self.report_features(sink)
+        }
+
+        fn see(&self, m: crate::moves::Move, values: &[i32]) -> Option<i32> {
+            self.exchange(m, values)
+        }
+
+        fn tactical_order(&self, m: crate::moves::Move, values: &[i32]) -> i32 {
+            self.order_captures(m, values)
+        }
+    };
+}
+
+pub(crate) use {game_fields, notation_and_evaluation, passed};
 
 /// The value of kind `kind` in a value list, 0 for a kind past its end.
 #[inline]

@@ -922,9 +922,7 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         name: if STEPPING { INFO_STEPPING.name } else { INFO.name },
         clock: plies,
     }
-    fn from_text(text: &str) -> Result<Self, PositionError> {
-        Self::read_text(text)
-    }
+    super::kernel::notation_and_evaluation!();
     fn legal_moves(&self, out: &mut DaiMitregiMoves) {
         self.gen(out, true)
     }
@@ -1008,17 +1006,11 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
     fn null_move(&self) -> Option<Self> {
         (!self.in_check()).then(|| super::kernel::passed!(self, tables().side_key, plies))
     }
-    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        self.exchange(m, values)
-    }
     fn eval_cells(&self) -> usize {
         NSQ
     }
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         super::kernel::flat_royal_cells(self.kings.map(usize::from), FILES, RANKS)
-    }
-    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        self.report_features(sink)
     }
     /// The lowest cell's piece of material kind `kind` taken off the board (not the King;
     /// pieces in hand stay). `None` where none stands on the board.
@@ -1075,20 +1067,8 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
             c => Some(Self::kind_of(c)),
         }
     }
-    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        self.order_captures(m, values)
-    }
     fn positional(&self) -> i32 {
         self.positional_terms()
-    }
-    fn diagram(&self) -> crate::diagram::Diagram {
-        self.draw()
-    }
-    fn to_text(&self) -> String {
-        self.write_text()
-    }
-    fn move_text(&self, m: Move) -> String {
-        self.name_move(m)
     }
 }
 

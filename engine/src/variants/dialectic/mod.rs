@@ -598,9 +598,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         name: if HEGELIAN { INFO_HEGELIAN.name } else { INFO.name },
         clock: halfmove,
     }
-    fn from_text(text: &str) -> Result<Self, PositionError> {
-        Self::read_text(text)
-    }
+    super::kernel::notation_and_evaluation!();
     fn legal_moves(&self, out: &mut DialecticMoves) {
         let t = tables();
         let us = self.turn;
@@ -869,9 +867,6 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
     fn royal_cells(&self) -> Option<crate::game::RoyalCells> {
         super::kernel::flat_royal_cells(self.kings.map(usize::from), 8, 8)
     }
-    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        self.report_features(sink)
-    }
     /// The lowest cell's piece of `kind` taken off (not the King); a castling right whose Rook
     /// goes goes with it, and no en passant right survives. `None` where none stands, or where
     /// the side not to move would be left in check.
@@ -929,20 +924,5 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
             MoveKind::Promotion | MoveKind::EnPassant => true,
             _ => self.board[m.to().index()] != 0,
         }
-    }
-    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        self.order_captures(m, values)
-    }
-    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        self.exchange(m, values)
-    }
-    fn diagram(&self) -> crate::diagram::Diagram {
-        self.draw()
-    }
-    fn to_text(&self) -> String {
-        self.write_text()
-    }
-    fn move_text(&self, m: Move) -> String {
-        self.name_move(m)
     }
 }

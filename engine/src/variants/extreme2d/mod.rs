@@ -663,10 +663,7 @@ impl Game for Extreme2d {
         name: INFO.name,
         clock: halfmove,
     }
-
-    fn from_text(text: &str) -> Result<Self, PositionError> {
-        Self::read_text(text)
-    }
+    super::kernel::notation_and_evaluation!();
 
     fn legal_moves(&self, out: &mut Self::Moves) {
         let us = self.turn.index();
@@ -955,9 +952,6 @@ impl Game for Extreme2d {
     fn eval_cells(&self) -> usize {
         N
     }
-    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        self.report_features(sink)
-    }
 
     fn positional(&self) -> i32 {
         self.positional_terms()
@@ -971,27 +965,8 @@ impl Game for Extreme2d {
         }
     }
 
-    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        self.order_captures(m, values)
-    }
-
-    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        self.exchange(m, values)
-    }
-
     fn see_at_least(&self, m: Move, values: &[i32], threshold: i32) -> Option<bool> {
         self.exchange_at_least(m, values, threshold)
-    }
-
-    fn diagram(&self) -> crate::diagram::Diagram {
-        self.draw()
-    }
-    fn to_text(&self) -> String {
-        self.write_text()
-    }
-
-    fn move_text(&self, m: Move) -> String {
-        self.name_move(m)
     }
 }
 

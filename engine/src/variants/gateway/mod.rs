@@ -813,10 +813,7 @@ impl Game for Gateway {
         name: INFO.name,
         clock: halfmove,
     }
-
-    fn from_text(text: &str) -> Result<Self, PositionError> {
-        Self::read_text(text)
-    }
+    super::kernel::notation_and_evaluation!();
 
     fn legal_moves(&self, out: &mut Self::Moves) {
         let us = self.turn;
@@ -968,13 +965,6 @@ impl Game for Gateway {
         }
     }
 
-    fn tactical_order(&self, m: Move, values: &[i32]) -> i32 {
-        self.order_captures(m, values)
-    }
-
-    fn see(&self, m: Move, values: &[i32]) -> Option<i32> {
-        self.exchange(m, values)
-    }
     fn eval_cells(&self) -> usize {
         NSQ
     }
@@ -992,9 +982,6 @@ impl Game for Gateway {
             dims: (FILES as i16, RANKS as i16, LEVELS as i16),
         })
     }
-    fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
-        self.report_features(sink)
-    }
 
     /// The passed-pawn table has one entry per rank.
     fn pawn_ranks(&self) -> usize {
@@ -1003,16 +990,5 @@ impl Game for Gateway {
 
     fn positional(&self) -> i32 {
         self.positional_terms()
-    }
-
-    fn diagram(&self) -> crate::diagram::Diagram {
-        self.draw()
-    }
-    fn to_text(&self) -> String {
-        self.write_text()
-    }
-
-    fn move_text(&self, m: Move) -> String {
-        self.name_move(m)
     }
 }
