@@ -42,8 +42,9 @@ impl EndRules {
 /// region.
 #[derive(Clone, Debug)]
 pub struct FlagRule {
-    /// Letter of the flag piece (the same for both sides).
-    pub piece: char,
+    /// Letter of the flag piece (the same for both sides); `None`: any piece (Fairy-Stockfish's
+    /// default `flagPiece = *`).
+    pub piece: Option<char>,
     /// The flag region of each side, White first, by cell name.
     pub region: [Vec<&'static str>; 2],
 }
@@ -88,8 +89,8 @@ pub struct ExtinctionRule {
 /// [`EndRules`] compiled against the board and the roles.
 #[derive(Clone, Debug)]
 pub struct EndTables<B> {
-    /// The flag piece's role and each side's region.
-    pub flag: Option<(Role, [B; 2])>,
+    /// The flag piece's role (`None`: any piece) and each side's region.
+    pub flag: Option<(Option<Role>, [B; 2])>,
     /// Checks to give to win.
     pub check_count: Option<u8>,
     /// Hash keys of each side's checks still to give (0 ..= [`MAX_CHECKS`]).
@@ -128,10 +129,12 @@ impl<B: Bitboard> EndTables<B> {
             *k = rng.next();
         }
         Some(EndTables {
-            flag: end
-                .flag
-                .as_ref()
-                .map(|f| (role_of(f.piece), [set(&f.region[0]), set(&f.region[1])])),
+            flag: end.flag.as_ref().map(|f| {
+                (
+                    f.piece.map(&role_of),
+                    [set(&f.region[0]), set(&f.region[1])],
+                )
+            }),
             check_count: end.check_count,
             check_keys,
             extinction: end.extinction.as_ref().map(|x| {
@@ -195,7 +198,11 @@ impl<V: Variant> Position<V> {
             }
         }
         if let Some((role, region)) = &end.flag {
-            if (self.pieces(!stm, *role) & region[(!stm).index()]).any() {
+            let flags = match role {
+                Some(r) => self.pieces(!stm, *r),
+                None => self.by_color(!stm),
+            };
+            if (flags & region[(!stm).index()]).any() {
                 return decided(!stm);
             }
         }

@@ -1,6 +1,7 @@
 //! The variant's own ends (issue #56, `engine/src/ends.rs`) on hand-made positions: a King
-//! entering the centre wins King of the Hill, the third check wins three-check, the last
-//! Knight taken loses when Knights must not die out; the check counters are part of the
+//! entering the centre wins King of the Hill, any piece reaching a flag corner wins where
+//! every piece is a flag, the third check wins three-check, the last Knight taken loses when
+//! Knights must not die out; the check counters are part of the
 //! position's text and hash; bad rules and bad counters are refused, naming what is wrong.
 //!
 //! One variant file per process (the compiled rules live in a static), so each variant's
@@ -17,6 +18,7 @@ type P = Position<FileVariant64>;
 
 const KOTH: &str = "name = \"koth\"\ninherits = \"chess\"\n[rules]\nflag_piece = \"K\"\nflag_region = [\"d4\", \"e4\", \"d5\", \"e5\"]\n";
 const THREE: &str = "name = \"three\"\ninherits = \"chess\"\n[rules]\ncheck_count = 3\n";
+const CORNERS: &str = "name = \"corners\"\ninherits = \"chess\"\n[rules]\nflag_piece = \"*\"\nflag_region = [\"a8\", \"h8\"]\n";
 const KNIGHTS: &str = "name = \"knights\"\ninherits = \"chess\"\n[rules]\nextinction = [\"N\"]\nextinction_value = \"loss\"\n";
 
 fn won_by(c: Color) -> Option<Outcome> {
@@ -126,6 +128,30 @@ fn three() {
     }
 }
 
+fn corners() {
+    // Any piece is a flag: a Rook reaching a far corner wins, wherever the Kings stand.
+    let before = "4k3/8/8/8/8/8/6r1/R3K3 w - - 0 1";
+    assert_eq!(
+        played(before, &["a1a8"]).variant_outcome(),
+        won_by(Color::White)
+    );
+    assert_eq!(played(before, &["a1a7"]).variant_outcome(), None);
+    // Black's region is the mirror, a1 and h1; White's pieces there do not count for Black.
+    assert_eq!(
+        pos("4k3/8/8/8/8/8/8/R3K2R b - - 0 1").variant_outcome(),
+        None
+    );
+    assert_eq!(
+        played(before, &["a1b1", "g2g1"]).variant_outcome(),
+        None,
+        "g1 is no corner"
+    );
+    assert_eq!(
+        played(before, &["a1b1", "g2h2", "b1b2", "h2h1"]).variant_outcome(),
+        won_by(Color::Black)
+    );
+}
+
 fn knights() {
     assert_eq!(P::start().variant_outcome(), None);
     // Black takes White's last Knight: White loses.
@@ -150,6 +176,7 @@ fn one_end_case() {
         "koth" => (KOTH, koth),
         "three" => (THREE, three),
         "knights" => (KNIGHTS, knights),
+        "corners" => (CORNERS, corners),
         other => panic!("no case {other}"),
     };
     let loaded = file::load_text("case.toml", text).unwrap_or_else(|e| panic!("{e}"));
@@ -164,7 +191,7 @@ fn every_end_rule_case() {
     if std::env::var("VARIANTLAB_END_CASE").is_ok() {
         return;
     }
-    for case in ["koth", "three", "knights"] {
+    for case in ["koth", "three", "knights", "corners"] {
         let out = Command::new(std::env::current_exe().expect("test binary"))
             .args([
                 "--exact",

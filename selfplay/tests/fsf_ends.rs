@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// Games per variant, and the most plies of each (a game still going then stops).
-const GAMES: u64 = 3;
-const MAX_PLIES: usize = 160;
+const GAMES: u64 = 4;
+const MAX_PLIES: usize = 300;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -261,4 +261,167 @@ fn random_games_end_as_fairy_stockfish_ends_them() {
     }
     // Random play ends most of these games by the rules within the cap.
     assert!(decided >= 4, "{decided} games decided");
+}
+
+/// Fairy-Stockfish's perft of `fen` (`fsf_ini` loaded).
+fn fsf_perft(program: &Path, fsf_ini: &Path, variant: &str, fen: &str, depth: u32) -> u64 {
+    let mut fsf = Fsf::start(program, fsf_ini, variant);
+    fsf.send(&format!("position fen {fen}"));
+    fsf.send(&format!("go perft {depth}"));
+    let lines = fsf.until(|l| l.starts_with("Nodes searched"));
+    lines
+        .last()
+        .and_then(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a node count")
+}
+
+/// variantlab's perft of `fen`.
+fn our_perft(ini: &Path, variant: &str, fen: &str, depth: u32) -> u64 {
+    let d = depth.to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(["--variant-file"])
+        .arg(ini)
+        .args([
+            "perft",
+            "--variant",
+            variant,
+            "--depth",
+            &d,
+            "--json",
+            "--position",
+            fen,
+        ])
+        .output()
+        .expect("variantlab runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("perft --json");
+    v["nodes"].as_u64().expect("nodes")
+}
+
+/// Perft a few plies deep from positions where the ends come within reach: a King two steps
+/// from the hill, the last check to give, the last Knights. (A flag region without
+/// `flagPiece`, any piece a flag, is not compared: Debian's 11.1 reads it as no flag, the
+/// current source as any piece, which the engine follows; `engine/tests/end_rules.rs`.)
+#[test]
+fn perft_near_the_end_agrees_with_fairy_stockfish() {
+    let Some(program) = fairy_stockfish() else {
+        common::skipped(
+            "fsf_ends::perft_near_the_end_agrees_with_fairy_stockfish",
+            "no /usr/games/fairy-stockfish (set FAIRY_STOCKFISH)",
+        );
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-fsf-ends-perft");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let knightless = dir.join("knightless.ini");
+    std::fs::write(
+        &knightless,
+        "[knightless:chess]\nextinctionValue = loss\nextinctionPieceTypes = n\n",
+    )
+    .expect("write");
+    let catalogue = root().join("data/variants/fairy-stockfish.ini");
+    let cases: &[(&str, &str, u32)] = &[
+        ("kingofthehill", "4k3/8/8/8/8/8/4K3/8 w - - 0 1", 4),
+        (
+            "kingofthehill",
+            "r1bq1bnr/ppppkppp/2n5/4p3/4P3/5N2/PPPPKPPP/RNBQ1B1R w - - 4 4",
+            3,
+        ),
+        (
+            "3check",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 1+2 4 4",
+            3,
+        ),
+        (
+            "5check",
+            "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5Q2/PPPP1PPP/RNB1KBNR b KQkq - 1+1 1 3",
+            3,
+        ),
+        ("knightless", "4k3/8/8/3n4/8/2N5/8/4K3 w - - 0 1", 4),
+    ];
+    for &(variant, fen, depth) in cases {
+        let ini = if variant == "knightless" {
+            &knightless
+        } else {
+            &catalogue
+        };
+        let theirs = fsf_perft(&program, &knightless, variant, fen, depth);
+        assert_eq!(
+            our_perft(ini, variant, fen, depth),
+            theirs,
+            "{variant} {fen} depth {depth}"
+        );
+    }
+}
+
+/// Bad end keys in an `.ini` section are refused with the file, line, section and key.
+#[test]
+fn bad_end_keys_are_refused_naming_the_key() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-fsf-ends-bad");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases: &[(&str, &str)] = &[
+        (
+            "[mine:chess]\nflagPiece = k\nflagRegion = d4 e9\n",
+            ":3: [mine] flagRegion: \"e9\" is not a cell",
+        ),
+        (
+            "[mine:chess]\nflagPiece = nb\nflagRegion = d4\n",
+            ":2: [mine] flagPiece: \"nb\": expected one piece letter",
+        ),
+        (
+            "[mine:chess]\nflagPiece = k\nflagRegion = d4\nflagMove = true\n",
+            ":4: [mine] flagMove: \"true\": not supported",
+        ),
+        (
+            "[mine:chess]\ncheckCounting = true\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x+3 0 1\n",
+            ":3: [mine] startFen: the start position's check count \"x+3\"",
+        ),
+        (
+            "[mine:chess]\ncheckCounting = yes\n",
+            ":2: [mine] checkCounting: \"yes\": expected true or false",
+        ),
+        (
+            "[mine:chess]\nextinctionValue = loss\nextinctionPieceTypes = *\n",
+            ":3: [mine] extinctionPieceTypes: \"*\" (all pieces together) is not supported",
+        ),
+        (
+            "[mine:chess]\nextinctionValue = lose\nextinctionPieceTypes = n\n",
+            ":2: [mine] extinctionValue: \"lose\"",
+        ),
+        (
+            "[mine:chess]\nextinctionValue = loss\nextinctionPieceTypes = z\n",
+            ":3: [mine] extinctionPieceTypes: 'z' is no piece",
+        ),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let path = dir.join(format!("bad{i}.ini"));
+        std::fs::write(&path, text).expect("write");
+        let p = path.display().to_string();
+        let out = Command::new(env!("CARGO_BIN_EXE_variantlab"))
+            .args([
+                "--variant-file",
+                &p,
+                "perft",
+                "--variant",
+                "mine",
+                "--depth",
+                "1",
+            ])
+            .output()
+            .expect("variantlab runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "case {i} accepted");
+        assert!(!err.contains("panicked"), "case {i} panicked: {err}");
+        assert!(
+            err.contains(&format!("{p}{expected}")),
+            "case {i}: expected {p}{expected} in:\n{err}"
+        );
+    }
 }

@@ -34,7 +34,10 @@ pub(super) fn end_rules(
         if fp.get_ref().is_empty() {
             end.flag = None;
         } else {
-            let l = piece(line, "rules.flag_piece", fp.get_ref())?;
+            let l = match fp.get_ref().as_str() {
+                "*" => None,
+                s => Some(piece(line, "rules.flag_piece", s)?),
+            };
             let Some(r) = &rd.flag_region else {
                 return Err(ctx.err(
                     line,

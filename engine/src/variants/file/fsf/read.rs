@@ -1038,13 +1038,21 @@ fn end_rules<'k>(
     let any_region = [&white, &black]
         .iter()
         .any(|r| r.as_ref().is_some_and(|(c, _)| !c.is_empty()));
+    // Without flagPiece, or with `*`, any piece is a flag (Fairy-Stockfish's default).
+    let flag = |l: &str, origin: Option<At>, lines: &mut Vec<(String, Option<At>)>| {
+        lines.push((format!("flag_piece = \"{l}\""), origin.clone()));
+        for (name, r) in [("flag_region", &white), ("flag_region_black", &black)] {
+            let (cells, at) = match r {
+                Some((c, e)) => (c.clone(), at(e)),
+                None => (Vec::new(), origin.clone()),
+            };
+            lines.push((format!("{name} = {}", list(cells.into_iter())), at));
+        }
+    };
     match piece {
         Some(e) if e.value.trim() == "*" => {
             if any_region {
-                return Err(key_err(
-                    e,
-                    "\"*\" (any piece) is not supported: name one piece type",
-                ));
+                flag("*", at(e), &mut lines);
             }
         }
         Some(e) => {
@@ -1056,14 +1064,7 @@ fn end_rules<'k>(
                 ));
             };
             if any_region {
-                lines.push((format!("flag_piece = \"{l}\""), at(e)));
-                for (name, r) in [("flag_region", &white), ("flag_region_black", &black)] {
-                    let (cells, origin) = match r {
-                        Some((c, e)) => (c.clone(), at(e)),
-                        None => (Vec::new(), at(e)),
-                    };
-                    lines.push((format!("{name} = {}", list(cells.into_iter())), origin));
-                }
+                flag(&l.to_string(), at(e), &mut lines);
             }
         }
         None => {
@@ -1072,10 +1073,7 @@ fn end_rules<'k>(
                 .chain(black.iter())
                 .find(|(c, _)| !c.is_empty())
             {
-                return Err(key_err(
-                    e,
-                    "a flag region without flagPiece (any piece) is not supported: name one piece type",
-                ));
+                flag("*", at(e), &mut lines);
             }
         }
     }

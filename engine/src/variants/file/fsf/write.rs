@@ -392,7 +392,10 @@ fn expand_row(row: &str) -> Vec<Option<char>> {
 fn ends(spec: &VariantSpec, w: &mut impl FnMut(String)) {
     let end = &spec.end;
     if let Some(f) = &end.flag {
-        w(format!("flagPiece = {}", f.piece.to_ascii_lowercase()));
+        // Without flagPiece any piece is a flag (Fairy-Stockfish's default).
+        if let Some(l) = f.piece {
+            w(format!("flagPiece = {}", l.to_ascii_lowercase()));
+        }
         for (side, r) in ["White", "Black"].iter().zip(&f.region) {
             let v = if r.is_empty() {
                 "-".to_string()
