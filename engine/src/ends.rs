@@ -100,8 +100,8 @@ pub struct EndTables<B> {
 }
 
 impl<B: Bitboard> EndTables<B> {
-    /// The tables of `end`, or `None` when it has no rule. `role_of` and `cell` resolve
-    /// letters and cell names the file reader has checked.
+    /// The tables of `end`, or `None` when it has no rule. `role_of` resolves the letters,
+    /// and the cell names are looked up on `topo`: both checked by the file reader.
     pub fn compile(
         end: &EndRules,
         topo: &Topology,
