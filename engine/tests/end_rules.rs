@@ -11,6 +11,7 @@ use std::process::Command;
 use variantlab_engine::game::outcome;
 use variantlab_engine::perft::{divide, perft};
 use variantlab_engine::position::Position;
+use variantlab_engine::search::{Limits, SearchConfig, Searcher};
 use variantlab_engine::variants::file::{self, FileVariant64};
 use variantlab_engine::{Color, Game, Outcome, PositionError, Termination};
 
@@ -72,6 +73,16 @@ fn koth() {
         );
     }
     assert_eq!(perft(&pos(before), 1), 8);
+    // The search learns the end through the Game hooks: the one step onto the hill the Queen
+    // does not cover is a win in one; at the end itself there is no move, and a lost score.
+    let mut s = Searcher::new(SearchConfig::default());
+    let p = pos("k7/8/8/8/8/4K3/8/7q w - - 0 1");
+    let r = s.search(&p, &[], Limits::depth(3));
+    assert_eq!(r.best.map(|m| p.move_text(m)).as_deref(), Some("e3d4"));
+    assert_eq!(r.mate_in(), Some(1));
+    let r = s.search(&end, &[], Limits::depth(3));
+    assert_eq!(r.best, None);
+    assert!(r.score < -29_000, "{}", r.score);
     // Black's King on the hill with White to move: Black has won (the side that just moved).
     assert_eq!(
         pos("8/8/8/3k4/8/8/8/4K3 w - - 0 1").variant_outcome(),
