@@ -3,8 +3,9 @@
 //! Ranks run from the top (Black's side) down, separated by `/`; each rank covers every file
 //! of the bounding box. `*` is a cell that does not exist, a number is a run of empty existing
 //! cells, a letter is a piece (upper case White). Then the side to move (`w`/`b`); in
-//! [`FenStyle::Chess`] the castling and en passant fields; then optionally the halfmove clock
-//! and move number (defaults 0 and 1). [`Position::to_text`] writes every field, so
+//! [`FenStyle::Chess`] the castling and en passant fields; in a variant that counts checks,
+//! optionally each side's checks still to give, `3+3` as Fairy-Stockfish writes it (default:
+//! the variant's count); then optionally the halfmove clock and move number (defaults 0 and 1). [`Position::to_text`] writes every field, so
 //! `parse(write(p)) == p` and `write(parse(s)) == s` for written strings.
 //!
 //! The one part of the format without an order is the castling field: it is a set of rights,
@@ -191,7 +192,7 @@ impl<V: Variant> Position<V> {
         }
 
         // Side to move.
-        let mut rest = fields[1..].iter();
+        let mut rest = fields[1..].iter().peekable();
         match rest.next() {
             Some(&(_, "w")) => pos.turn = Color::White,
             Some(&(_, "b")) => pos.turn = Color::Black,
@@ -244,6 +245,22 @@ impl<V: Variant> Position<V> {
                         "en passant field missing",
                     ))
                 }
+            }
+        }
+        if let Some(n) = rules.end.as_ref().and_then(|e| e.check_count) {
+            pos.checks = [n; 2];
+            if let Some(&&(s, f)) = rest.peek().filter(|(_, f)| f.contains('+')) {
+                rest.next();
+                pos.checks = read_checks(f).ok_or_else(|| {
+                    PositionError::syntax(
+                        "checks",
+                        col(s),
+                        format!(
+                            "{f:?} is not each side's checks still to give, White's '+' Black's (0 to {})",
+                            crate::ends::MAX_CHECKS
+                        ),
+                    )
+                })?;
             }
         }
         let mut counter = |field: &'static str, default: u32| -> Result<u32, PositionError> {
@@ -416,9 +433,24 @@ impl<V: Variant> Position<V> {
                 None => s.push('-'),
             }
         }
+        if rules.end.as_ref().is_some_and(|e| e.check_count.is_some()) {
+            s += &format!(" {}+{}", self.checks[0], self.checks[1]);
+        }
         s += &format!(" {} {}", self.halfmove, self.fullmove);
         s
     }
+}
+
+/// A check-count field, `W+B` (each side's checks still to give, as Fairy-Stockfish writes
+/// them), each at most [`crate::ends::MAX_CHECKS`].
+fn read_checks(f: &str) -> Option<[u8; 2]> {
+    let (w, b) = f.split_once('+')?;
+    let n = |t: &str| {
+        t.parse::<u8>()
+            .ok()
+            .filter(|&n| n <= crate::ends::MAX_CHECKS && t.bytes().all(|c| c.is_ascii_digit()))
+    };
+    Some([n(w)?, n(b)?])
 }
 
 /// The variant's castling rights: each one's letter and bit, in its order.

@@ -15,6 +15,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod diagram;
+pub mod ends;
 pub mod error;
 pub mod eval;
 mod features;

@@ -40,6 +40,9 @@ pub struct Position<V: Variant> {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) hash: u64,
+    /// Each side's checks still to give, White first, where the variant counts checks
+    /// ([`crate::ends::EndRules::check_count`]); 0 otherwise.
+    pub(crate) checks: [u8; 2],
     pub(crate) _variant: PhantomData<V>,
 }
 
@@ -56,6 +59,7 @@ impl<V: Variant> Position<V> {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
+            checks: [0; 2],
             _variant: PhantomData,
         }
     }
@@ -168,6 +172,9 @@ impl<V: Variant> Position<V> {
         h ^= z.castling(self.castling);
         if let Some(ep) = self.ep {
             h ^= z.ep(ep);
+        }
+        if let Some(end) = &V::rules().end {
+            h ^= end.checks_key(self.checks);
         }
         h
     }
@@ -283,6 +290,9 @@ impl<V: Variant> Position<V> {
         }
         self.turn = !us;
         self.hash ^= z.side;
+        if let Some(end) = &rules.end {
+            self.count_check(end, us);
+        }
         debug_assert_eq!(
             self.hash,
             self.compute_hash(),

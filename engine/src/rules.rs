@@ -127,6 +127,8 @@ pub struct VariantSpec {
     pub notes: &'static [&'static str],
     /// Self-play's ply cap ([`VariantInfo::max_plies`](crate::variants::VariantInfo::max_plies)).
     pub max_plies: u32,
+    /// Ends besides checkmate and stalemate (flag, check count, extinction).
+    pub end: crate::ends::EndRules,
 }
 
 /// A compiled castling move.
@@ -192,6 +194,8 @@ pub struct Rules<B> {
     pub black_view: Vec<Square>,
     /// The evaluation's pawn-structure tables, where the variant has them.
     pub pawn_structure: Option<PawnStructure<B>>,
+    /// The variant's own ends, where it has any ([`crate::ends`]).
+    pub end: Option<crate::ends::EndTables<B>>,
 }
 
 /// Where pawn structure means something: a flat board whose promoting pieces only ever move
@@ -527,7 +531,9 @@ impl<B: Bitboard> Rules<B> {
             })
             .collect();
         let pawn_structure = PawnStructure::build(topo, &tables, promoting);
+        let end = crate::ends::EndTables::compile(&spec.end, topo, role_of, seed);
         Rules {
+            end,
             pawn_structure,
             en_passant: spec.double_step.is_some_and(|d| d.en_passant),
             black_view,

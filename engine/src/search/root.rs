@@ -54,7 +54,10 @@ impl Searcher {
         self.path.extend_from_slice(history);
 
         let mut root_moves = G::Moves::default();
-        pos.legal_moves(&mut root_moves);
+        // A game the variant's own rules have ended has no move to search.
+        if pos.variant_outcome().is_none() {
+            pos.legal_moves(&mut root_moves);
+        }
         let mut result = SearchResult {
             best: None,
             score: 0,
@@ -65,7 +68,9 @@ impl Searcher {
             pv: Vec::new(),
         };
         if root_moves.is_empty() {
-            result.score = if pos.in_check() {
+            result.score = if let Some(o) = pos.variant_outcome() {
+                self.outcome_score(o, pos.turn(), 0)
+            } else if pos.in_check() {
                 -MATE
             } else {
                 self.outcome_score(pos.stalemate(), pos.turn(), 0)

@@ -72,6 +72,7 @@ fn spec() -> VariantSpec {
         insufficient_material: true,
         notes: &["nothing reconstructed: FIDE rules"],
         max_plies: super::DEFAULT_MAX_PLIES,
+        end: crate::ends::EndRules::default(),
     }
 }
 

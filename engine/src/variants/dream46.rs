@@ -79,6 +79,7 @@ fn spec() -> VariantSpec {
         ],
         // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
         max_plies: 600,
+        end: crate::ends::EndRules::default(),
     }
 }
 

@@ -100,8 +100,9 @@ impl<V: Variant> Game for Position<V> {
     fn insufficient_material(&self) -> bool {
         V::rules().spec.insufficient_material && chess::dead_position(self)
     }
+    #[inline]
     fn variant_outcome(&self) -> Option<Outcome> {
-        None
+        self.end_outcome()
     }
     fn material_kinds(&self) -> Vec<(&'static str, i32)> {
         V::rules()

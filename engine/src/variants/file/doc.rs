@@ -64,6 +64,14 @@ pub(super) struct RulesDoc {
     pub(super) repetition: Option<bool>,
     pub(super) stalemate: Option<Spanned<String>>,
     pub(super) insufficient_material: Option<bool>,
+    pub(super) flag_piece: Option<Spanned<String>>,
+    pub(super) flag_region: Option<Spanned<Vec<String>>>,
+    pub(super) flag_region_black: Option<Spanned<Vec<String>>>,
+    pub(super) check_count: Option<Spanned<u32>>,
+    pub(super) extinction: Option<Spanned<Vec<String>>>,
+    pub(super) extinction_value: Option<Spanned<String>>,
+    pub(super) extinction_count: Option<Spanned<u32>>,
+    pub(super) extinction_opponent_count: Option<Spanned<u32>>,
 }
 
 #[derive(Deserialize)]

@@ -25,6 +25,7 @@ use std::sync::{Mutex, OnceLock};
 
 mod board;
 mod doc;
+mod ends;
 pub mod fsf;
 mod parse;
 mod setup;

@@ -512,6 +512,21 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
         None => bs.map_or(100, |s| s.move_rule_plies),
     };
 
+    let end = super::ends::end_rules(&ctx, rd, bs.map(|s| &s.end), &topology, &pieces)?;
+    // The dead-position shortcuts assume checkmate is the only win: a King that can still
+    // reach its flag region, or give a check, is not dead. Inherited, they are dropped.
+    let insufficient_material = match rd.and_then(|r| r.insufficient_material) {
+        Some(true) if !end.is_empty() => {
+            return Err(ctx.err(
+                None,
+                "rules.insufficient_material",
+                "the dead-position draw cannot go with a flag, check-count or extinction rule (such positions are not dead)",
+            ))
+        }
+        Some(v) => v,
+        None => end.is_empty() && bs.is_some_and(|s| s.insufficient_material),
+    };
+
     let mut notes: Vec<&'static str> = Vec::new();
     notes.push(leak(match base {
         Some((k, _)) => format!("[V] defined in the file {origin}, inheriting {}", k.name()),
@@ -554,12 +569,10 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             .or(bs.map(|s| s.repetition_draw))
             .unwrap_or(true),
         stalemate,
-        insufficient_material: rd
-            .and_then(|r| r.insufficient_material)
-            .or(bs.map(|s| s.insufficient_material))
-            .unwrap_or(false),
+        insufficient_material,
         notes: Box::leak(notes.into_boxed_slice()),
         max_plies: bs.map_or(crate::variants::DEFAULT_MAX_PLIES, |s| s.max_plies),
+        end,
     };
     Ok(ParsedVariant { spec, setup_line })
 }

@@ -75,7 +75,6 @@ const DEFAULT_ONLY: &[(&str, &[&str])] = &[
     ("gating", &["false"]),
     ("seirawanGating", &["false"]),
     ("checking", &["true"]),
-    ("checkCounting", &["false"]),
     ("twoBoards", &["false"]),
     ("pocketSize", &["0"]),
     ("immobilityIllegal", &["false"]),
@@ -98,19 +97,15 @@ const DEFAULT_ONLY: &[(&str, &[&str])] = &[
     ("nFoldValueAbsolute", &["false"]),
     ("checkmateValue", &["loss"]),
     ("stalematePieceCount", &["false"]),
-    ("extinctionValue", &["none"]),
     ("extinctionClaim", &["false"]),
     ("extinctionPseudoRoyal", &["false"]),
-    ("extinctionPieceTypes", &["", "-"]),
-    ("extinctionPieceCount", &["0"]),
-    ("extinctionOpponentPieceCount", &["0"]),
     ("dupleCheck", &["false"]),
-    ("flagRegion", &["", "-"]),
-    ("flagRegionWhite", &["", "-"]),
-    ("flagRegionBlack", &["", "-"]),
     ("whiteFlag", &["", "-"]),
     ("blackFlag", &["", "-"]),
     ("flagMove", &["false"]),
+    ("flagPieceCount", &["1"]),
+    ("flagPieceBlockedWin", &["false"]),
+    ("flagPieceSafe", &["false"]),
     ("connectN", &["0"]),
     ("materialCounting", &["none"]),
     ("countingRule", &["none"]),
@@ -333,7 +328,7 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     }
     pieces.sort_by_key(|p| slot_of(&p.key));
     let Some(king) = pieces.iter().find(|p| p.royal) else {
-        let m = "a variant without a royal King is not supported (extinction and bare-King rules are not in the engine yet)";
+        let m = "a variant without a royal King is not supported (the engine's extinction rule needs one beside it)";
         return Err(match keys.get("king") {
             Some(e) => key_err(e, m),
             None => VariantFileError {
@@ -746,6 +741,8 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         None => (pawn.into_iter().collect(), None),
     };
 
+    let ends = end_rules(&keys, &board, &fields, &set, &sided)?;
+
     // Keys honoured at their defaults only, the display keys, and anything else.
     for (k, ok) in DEFAULT_ONLY {
         if let Some(e) = keys.get(k) {
@@ -875,6 +872,9 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     out.line(&format!("stalemate = \"{stalemate}\""), stalemate_at);
     // Fairy-Stockfish has no dead-position rule: such games end by the clock or repetition.
     out.line("insufficient_material = false", None);
+    for (l, at) in ends {
+        out.line(&l, at);
+    }
     Ok(Translated {
         name: toml_name,
         toml: out.text,
@@ -1004,4 +1004,144 @@ fn read_board(field: &str, b: &Board) -> Result<Vec<(char, u32, u32)>, String> {
         }
     }
     Ok(out)
+}
+
+/// A set of piece letters read at its key ([`translate`]'s `set`).
+type SetOf<'a> = dyn Fn(&Entry) -> Result<Vec<char>, VariantFileError> + 'a;
+/// A key and its White and Black forms, which must agree ([`translate`]'s `sided`).
+type Sided<'a, 'k> = dyn Fn(&str) -> Result<Option<&'k Entry>, VariantFileError> + 'a;
+
+/// The flag, check-count and extinction keys (`crate::ends`) as `[rules]` lines with their
+/// origins. `fen` is the start position's fields, whose `W+B` field gives the check count.
+fn end_rules<'k>(
+    keys: &'k Keys,
+    board: &Board,
+    fen: &[&str],
+    set: &SetOf<'_>,
+    sided: &Sided<'_, 'k>,
+) -> Result<Vec<(String, Option<At>)>, VariantFileError> {
+    let mut lines = Vec::new();
+    let at = |e: &Entry| Some(e.at.clone());
+
+    // Capture the flag (flagMove = false, Fairy-Stockfish's default, as DEFAULT_ONLY checks).
+    let piece = sided("flagPiece")?;
+    let region_of = |side: &str| -> Result<Option<(Vec<String>, &Entry)>, VariantFileError> {
+        match keys
+            .get(&format!("flagRegion{side}"))
+            .or(keys.get("flagRegion"))
+        {
+            None => Ok(None),
+            Some(e) => Ok(Some((region(e, board)?, e))),
+        }
+    };
+    let (white, black) = (region_of("White")?, region_of("Black")?);
+    let any_region = [&white, &black]
+        .iter()
+        .any(|r| r.as_ref().is_some_and(|(c, _)| !c.is_empty()));
+    // Without flagPiece, or with `*`, any piece is a flag (Fairy-Stockfish's default).
+    let flag = |l: &str, origin: Option<At>, lines: &mut Vec<(String, Option<At>)>| {
+        lines.push((format!("flag_piece = \"{l}\""), origin.clone()));
+        for (name, r) in [("flag_region", &white), ("flag_region_black", &black)] {
+            let (cells, at) = match r {
+                Some((c, e)) => (c.clone(), at(e)),
+                None => (Vec::new(), origin.clone()),
+            };
+            lines.push((format!("{name} = {}", list(cells.into_iter())), at));
+        }
+    };
+    match piece {
+        Some(e) if e.value.trim() == "*" => {
+            if any_region {
+                flag("*", at(e), &mut lines);
+            }
+        }
+        Some(e) => {
+            let letters = set(e)?;
+            let [l] = letters.as_slice() else {
+                return Err(key_err(
+                    e,
+                    format!("{:?}: expected one piece letter", e.value),
+                ));
+            };
+            if any_region {
+                flag(&l.to_string(), at(e), &mut lines);
+            }
+        }
+        None => {
+            if let Some((_, e)) = white
+                .iter()
+                .chain(black.iter())
+                .find(|(c, _)| !c.is_empty())
+            {
+                flag("*", at(e), &mut lines);
+            }
+        }
+    }
+
+    // N-check: the count is the start position's (White's), 1 where it has none, as
+    // Fairy-Stockfish reads a FEN without one.
+    if keys.bool("checkCounting", false)? {
+        let e = keys.get("checkCounting").expect("read above");
+        let n = match fen.iter().skip(2).find(|f| f.contains('+')) {
+            None => 1,
+            Some(f) => match f.split_once('+').map(|(w, _)| w.parse::<u8>()) {
+                Some(Ok(n)) if (1..=crate::ends::MAX_CHECKS).contains(&n) => n,
+                _ => {
+                    let m = format!(
+                        "the start position's check count {f:?} is not `W+B` with counts 1 to {}",
+                        crate::ends::MAX_CHECKS
+                    );
+                    return Err(match keys.get("startFen") {
+                        Some(s) => key_err(s, m),
+                        None => key_err(e, m),
+                    });
+                }
+            },
+        };
+        lines.push((format!("check_count = {n}"), at(e)));
+    }
+
+    // Extinction: in force where extinctionValue is not `none` and kinds are listed.
+    let value = match keys.get("extinctionValue") {
+        None => None,
+        Some(e) => match e.value.as_str() {
+            "none" => None,
+            v @ ("loss" | "win" | "draw") => Some((v, e)),
+            v => {
+                return Err(key_err(
+                    e,
+                    format!("{v:?}: expected loss, win, draw or none"),
+                ))
+            }
+        },
+    };
+    let types = keys.get("extinctionPieceTypes");
+    let count = |k: &str| -> Result<(u32, Option<At>), VariantFileError> {
+        match keys.int(k)? {
+            None => Ok((0, None)),
+            Some((n, e)) if n <= 255 => Ok((n, at(e))),
+            Some((_, e)) => Err(key_err(e, "at most 255")),
+        }
+    };
+    let (own, own_at) = count("extinctionPieceCount")?;
+    let (opp, opp_at) = count("extinctionOpponentPieceCount")?;
+    if let (Some((v, ve)), Some(te)) = (value, types) {
+        if te.value.contains('*') {
+            return Err(key_err(
+                te,
+                "\"*\" (all pieces together) is not supported: list the piece types",
+            ));
+        }
+        let kinds = set(te)?;
+        if !kinds.is_empty() {
+            lines.push((
+                format!("extinction = {}", list(kinds.iter().map(|c| c.to_string()))),
+                at(te),
+            ));
+            lines.push((format!("extinction_value = \"{v}\""), at(ve)));
+            lines.push((format!("extinction_count = {own}"), own_at));
+            lines.push((format!("extinction_opponent_count = {opp}"), opp_at));
+        }
+    }
+    Ok(lines)
 }

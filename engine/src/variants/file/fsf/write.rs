@@ -109,6 +109,16 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
             f.join(" ")
         }
     };
+    // A check-counting variant's start carries the counts: Fairy-Stockfish reads a FEN
+    // without them as one check to give.
+    let fen = match spec.end.check_count {
+        Some(n) if !fen.split_whitespace().any(|f| f.contains('+')) => {
+            let mut f: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+            f.insert(4.min(f.len()), format!("{n}+{n}"));
+            f.join(" ")
+        }
+        _ => fen,
+    };
     w(format!("startFen = {fen}"));
     let counts = |c: char| -> [usize; 2] {
         let board = fields[0];
@@ -312,6 +322,7 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
             StalemateRule::Win => "win",
         }
     ));
+    ends(spec, &mut w);
     if spec.insufficient_material {
         // The dead positions the engine declares drawn cannot be won by either side when
         // the royal piece is a King: Fairy-Stockfish plays them out to the same draw.
@@ -375,4 +386,36 @@ fn expand_row(row: &str) -> Vec<Option<char>> {
     }
     out.extend(std::iter::repeat_n(None, n));
     out
+}
+
+/// The flag, check-count and extinction rules (`crate::ends`).
+fn ends(spec: &VariantSpec, w: &mut impl FnMut(String)) {
+    let end = &spec.end;
+    if let Some(f) = &end.flag {
+        // Without flagPiece any piece is a flag (Fairy-Stockfish's default).
+        if let Some(l) = f.piece {
+            w(format!("flagPiece = {}", l.to_ascii_lowercase()));
+        }
+        for (side, r) in ["White", "Black"].iter().zip(&f.region) {
+            let v = if r.is_empty() {
+                "-".to_string()
+            } else {
+                r.join(" ")
+            };
+            w(format!("flagRegion{side} = {v}"));
+        }
+    }
+    if end.check_count.is_some() {
+        w("checkCounting = true".into());
+    }
+    if let Some(x) = &end.extinction {
+        w(format!("extinctionValue = {}", x.value.name()));
+        let kinds: String = x.pieces.iter().map(|c| c.to_ascii_lowercase()).collect();
+        w(format!("extinctionPieceTypes = {kinds}"));
+        w(format!("extinctionPieceCount = {}", x.count));
+        w(format!(
+            "extinctionOpponentPieceCount = {}",
+            x.opponent_count
+        ));
+    }
 }

@@ -1,0 +1,224 @@
+//! Ways a chess-family game ends besides checkmate and stalemate (issue #56): a flag piece
+//! reaching its region, the Nth check, a kind of piece going extinct. Described in
+//! [`EndRules`] (part of a [`VariantSpec`](crate::rules::VariantSpec)), compiled once into
+//! [`EndTables`], and tested by [`Position::end_outcome`] through `Game::variant_outcome`, so
+//! the search and self-play learn of them as of any variant's end. A variant without them
+//! pays one branch per node.
+//!
+//! The semantics are Fairy-Stockfish's (`is_immediate_game_end`), tested in its order at the
+//! start of a turn, before move generation and so before checkmate and stalemate:
+//! extinction, then the flag, then the check count.
+
+use crate::bitboard::Bitboard;
+use crate::geometry::Topology;
+use crate::position::{Position, Variant};
+use crate::{Color, Outcome, Role, Termination};
+
+/// Most checks a check-counting variant may count (Fairy-Stockfish writes each side's count
+/// as one digit).
+pub const MAX_CHECKS: u8 = 9;
+
+/// The variant's own ends, all optional.
+#[derive(Clone, Debug, Default)]
+pub struct EndRules {
+    /// A side wins when its flag piece stands in its flag region (King of the Hill).
+    pub flag: Option<FlagRule>,
+    /// A side wins by giving this many checks (3-check: 3); the position text then carries
+    /// each side's checks still to give.
+    pub check_count: Option<u8>,
+    /// A side whose pieces of some listed kind are gone loses (or wins, or draws).
+    pub extinction: Option<ExtinctionRule>,
+}
+
+impl EndRules {
+    /// Whether the variant has none of these rules.
+    pub fn is_empty(&self) -> bool {
+        self.flag.is_none() && self.check_count.is_none() && self.extinction.is_none()
+    }
+}
+
+/// Capture the flag, as Fairy-Stockfish's `flagPiece` and `flagRegion` with `flagMove =
+/// false`: the game ends as soon as the side that just moved has its flag piece in its
+/// region.
+#[derive(Clone, Debug)]
+pub struct FlagRule {
+    /// Letter of the flag piece (the same for both sides); `None`: any piece (Fairy-Stockfish's
+    /// default `flagPiece = *`).
+    pub piece: Option<char>,
+    /// The flag region of each side, White first, by cell name.
+    pub region: [Vec<&'static str>; 2],
+}
+
+/// What extinction means for the side whose pieces went extinct.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EndValue {
+    /// It loses (Fairy-Stockfish's `extinctionValue = loss`).
+    Loss,
+    /// It wins.
+    Win,
+    /// A draw.
+    Draw,
+}
+
+impl EndValue {
+    /// The name the variant files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndValue::Loss => "loss",
+            EndValue::Win => "win",
+            EndValue::Draw => "draw",
+        }
+    }
+}
+
+/// Extinction, as Fairy-Stockfish's `extinction*` keys: a side with at most `count` pieces of
+/// one of the listed kinds, while the opponent has at least `opponent_count` of that kind,
+/// has `value`.
+#[derive(Clone, Debug)]
+pub struct ExtinctionRule {
+    /// Letters of the kinds that must not die out.
+    pub pieces: &'static [char],
+    /// The result for the side whose kind died out.
+    pub value: EndValue,
+    /// At most this many left is extinct (Fairy-Stockfish's default: 0).
+    pub count: u8,
+    /// ... while the opponent has at least this many of the kind (default 0).
+    pub opponent_count: u8,
+}
+
+/// [`EndRules`] compiled against the board and the roles.
+#[derive(Clone, Debug)]
+pub struct EndTables<B> {
+    /// The flag piece's role (`None`: any piece) and each side's region.
+    pub flag: Option<(Option<Role>, [B; 2])>,
+    /// Checks to give to win.
+    pub check_count: Option<u8>,
+    /// Hash keys of each side's checks still to give (0 ..= [`MAX_CHECKS`]).
+    pub check_keys: [[u64; MAX_CHECKS as usize + 1]; 2],
+    /// The extinct kinds as a role bit set, the value, and the two counts.
+    pub extinction: Option<(u64, EndValue, u8, u8)>,
+}
+
+impl<B: Bitboard> EndTables<B> {
+    /// The tables of `end`, or `None` when it has no rule. `role_of` resolves the letters,
+    /// and the cell names are looked up on `topo`: both checked by the file reader.
+    pub fn compile(
+        end: &EndRules,
+        topo: &Topology,
+        role_of: impl Fn(char) -> Role,
+        seed: u64,
+    ) -> Option<EndTables<B>> {
+        if end.is_empty() {
+            return None;
+        }
+        let set = |names: &[&str]| -> B {
+            let mut b = B::EMPTY;
+            for n in names {
+                b.insert(
+                    topo.parse_square(n)
+                        .unwrap_or_else(|| panic!("no cell {n}")),
+                );
+            }
+            b
+        };
+        // Keys of their own generator, so the piece, side and castling keys of every variant
+        // stay what they were.
+        let mut rng = crate::zobrist::SplitMix64(seed ^ 0x636865_636b73);
+        let mut check_keys = [[0; MAX_CHECKS as usize + 1]; 2];
+        for k in check_keys.iter_mut().flatten() {
+            *k = rng.next();
+        }
+        Some(EndTables {
+            flag: end.flag.as_ref().map(|f| {
+                (
+                    f.piece.map(&role_of),
+                    [set(&f.region[0]), set(&f.region[1])],
+                )
+            }),
+            check_count: end.check_count,
+            check_keys,
+            extinction: end.extinction.as_ref().map(|x| {
+                let roles = x
+                    .pieces
+                    .iter()
+                    .fold(0u64, |m, &c| m | 1 << role_of(c).index());
+                (roles, x.value, x.count, x.opponent_count)
+            }),
+        })
+    }
+
+    /// Hash key of the check counters.
+    #[inline]
+    pub fn checks_key(&self, checks: [u8; 2]) -> u64 {
+        if self.check_count.is_none() {
+            return 0;
+        }
+        self.check_keys[0][checks[0].min(MAX_CHECKS) as usize]
+            ^ self.check_keys[1][checks[1].min(MAX_CHECKS) as usize]
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// Each side's checks still to give before it wins (White first); 0 in a variant that
+    /// does not count checks.
+    pub fn checks_remaining(&self) -> [u8; 2] {
+        self.checks
+    }
+
+    /// The end of the game by the variant's own rules ([`EndRules`]), if any, in
+    /// Fairy-Stockfish's order: extinction (the side not to move first), the flag of the side
+    /// that just moved, its last check.
+    pub fn end_outcome(&self) -> Option<Outcome> {
+        let end = V::rules().end.as_ref()?;
+        let stm = self.turn;
+        let decided = |winner: Color| {
+            Some(Outcome::Decisive {
+                winner,
+                reason: Termination::VariantEnd,
+            })
+        };
+        if let Some((roles, value, count, opp)) = end.extinction {
+            for c in [!stm, stm] {
+                let mut rs = roles;
+                while rs != 0 {
+                    let r = Role(rs.trailing_zeros() as u8);
+                    rs &= rs - 1;
+                    if self.pieces(c, r).count() <= u32::from(count)
+                        && self.pieces(!c, r).count() >= u32::from(opp)
+                    {
+                        return match value {
+                            EndValue::Loss => decided(!c),
+                            EndValue::Win => decided(c),
+                            EndValue::Draw => Some(Outcome::Draw {
+                                reason: Termination::VariantEnd,
+                            }),
+                        };
+                    }
+                }
+            }
+        }
+        if let Some((role, region)) = &end.flag {
+            let flags = match role {
+                Some(r) => self.pieces(!stm, *r),
+                None => self.by_color(!stm),
+            };
+            if (flags & region[(!stm).index()]).any() {
+                return decided(!stm);
+            }
+        }
+        if end.check_count.is_some() && self.checks[(!stm).index()] == 0 {
+            return decided(!stm);
+        }
+        None
+    }
+
+    /// After a move by `mover`: counts the check it gave, if the variant counts checks.
+    #[inline]
+    pub(crate) fn count_check(&mut self, end: &EndTables<V::Bb>, mover: Color) {
+        if end.check_count.is_some() && self.checks[mover.index()] > 0 && self.is_check() {
+            self.hash ^= end.checks_key(self.checks);
+            self.checks[mover.index()] -= 1;
+            self.hash ^= end.checks_key(self.checks);
+        }
+    }
+}
