@@ -589,10 +589,11 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("trades:x"), "{err}");
-        let err = Openings::parse::<variantlab_engine::variants::gateway::Gateway>("trades:4")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("no near-even trades"), "{err}");
+        // The free-form variants trade too (a variant with nothing to trade is refused: the
+        // analysis tests' Kings-and-Pawns file).
+        assert!(
+            Openings::parse::<variantlab_engine::variants::gateway::Gateway>("trades:4").is_ok()
+        );
         assert!(is_generated("trades:4") && !plays_from_start("trades:4"));
     }
 }
