@@ -1,7 +1,7 @@
 //! Ways a chess-family game ends besides checkmate and stalemate (issue #56): a flag piece
 //! reaching its region, the Nth check, a kind of piece going extinct. Described in
 //! [`EndRules`] (part of a [`VariantSpec`](crate::rules::VariantSpec)), compiled once into
-//! [`EndTables`], and tested by [`Position::end_outcome`] through `Game::variant_outcome`, so
+//! [`EndTables`], and tested by `Position::end_outcome` (position.rs) through `Game::variant_outcome`, so
 //! the search and self-play learn of them as of any variant's end. A variant without them
 //! pays one branch per node.
 //!
@@ -11,8 +11,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::Topology;
-use crate::position::{Position, Variant};
-use crate::{Color, Outcome, Role, Termination};
+use crate::Role;
 
 /// Most checks a check-counting variant may count (Fairy-Stockfish writes each side's count
 /// as one digit).
@@ -155,70 +154,5 @@ impl<B: Bitboard> EndTables<B> {
         }
         self.check_keys[0][checks[0].min(MAX_CHECKS) as usize]
             ^ self.check_keys[1][checks[1].min(MAX_CHECKS) as usize]
-    }
-}
-
-impl<V: Variant> Position<V> {
-    /// Each side's checks still to give before it wins (White first); 0 in a variant that
-    /// does not count checks.
-    pub fn checks_remaining(&self) -> [u8; 2] {
-        self.checks
-    }
-
-    /// The end of the game by the variant's own rules ([`EndRules`]), if any, in
-    /// Fairy-Stockfish's order: extinction (the side not to move first), the flag of the side
-    /// that just moved, its last check.
-    pub fn end_outcome(&self) -> Option<Outcome> {
-        let end = V::rules().end.as_ref()?;
-        let stm = self.turn;
-        let decided = |winner: Color| {
-            Some(Outcome::Decisive {
-                winner,
-                reason: Termination::VariantEnd,
-            })
-        };
-        if let Some((roles, value, count, opp)) = end.extinction {
-            for c in [!stm, stm] {
-                let mut rs = roles;
-                while rs != 0 {
-                    let r = Role(rs.trailing_zeros() as u8);
-                    rs &= rs - 1;
-                    if self.pieces(c, r).count() <= u32::from(count)
-                        && self.pieces(!c, r).count() >= u32::from(opp)
-                    {
-                        return match value {
-                            EndValue::Loss => decided(!c),
-                            EndValue::Win => decided(c),
-                            EndValue::Draw => Some(Outcome::Draw {
-                                reason: Termination::VariantEnd,
-                            }),
-                        };
-                    }
-                }
-            }
-        }
-        if let Some((role, region)) = &end.flag {
-            let flags = match role {
-                Some(r) => self.pieces(!stm, *r),
-                None => self.by_color(!stm),
-            };
-            if (flags & region[(!stm).index()]).any() {
-                return decided(!stm);
-            }
-        }
-        if end.check_count.is_some() && self.checks[(!stm).index()] == 0 {
-            return decided(!stm);
-        }
-        None
-    }
-
-    /// After a move by `mover`: counts the check it gave, if the variant counts checks.
-    #[inline]
-    pub(crate) fn count_check(&mut self, end: &EndTables<V::Bb>, mover: Color) {
-        if end.check_count.is_some() && self.checks[mover.index()] > 0 && self.is_check() {
-            self.hash ^= end.checks_key(self.checks);
-            self.checks[mover.index()] -= 1;
-            self.hash ^= end.checks_key(self.checks);
-        }
     }
 }

@@ -3,9 +3,10 @@
 //! small heap-free value, and playing a move mutates a copy.
 
 use crate::bitboard::Bitboard;
+use crate::ends::{EndTables, EndValue};
 use crate::moves::{Move, MoveKind};
 use crate::rules::Rules;
-use crate::{Color, Piece, Role, Square};
+use crate::{Color, Outcome, Piece, Role, Square, Termination};
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
@@ -325,5 +326,72 @@ impl<V: Variant> Position<V> {
         let mut c = topo.coord(target);
         c.rank += if victim == Color::White { 1 } else { -1 };
         topo.square_at(c)
+    }
+}
+
+/// The variant's own ends ([`crate::ends`]): the check counters and the outcome they and the
+/// flag and extinction rules give.
+impl<V: Variant> Position<V> {
+    /// Each side's checks still to give before it wins (White first); 0 in a variant that
+    /// does not count checks.
+    pub fn checks_remaining(&self) -> [u8; 2] {
+        self.checks
+    }
+
+    /// The end of the game by the variant's own rules ([`EndRules`]), if any, in
+    /// Fairy-Stockfish's order: extinction (the side not to move first), the flag of the side
+    /// that just moved, its last check.
+    pub fn end_outcome(&self) -> Option<Outcome> {
+        let end = V::rules().end.as_ref()?;
+        let stm = self.turn;
+        let decided = |winner: Color| {
+            Some(Outcome::Decisive {
+                winner,
+                reason: Termination::VariantEnd,
+            })
+        };
+        if let Some((roles, value, count, opp)) = end.extinction {
+            for c in [!stm, stm] {
+                let mut rs = roles;
+                while rs != 0 {
+                    let r = Role(rs.trailing_zeros() as u8);
+                    rs &= rs - 1;
+                    if self.pieces(c, r).count() <= u32::from(count)
+                        && self.pieces(!c, r).count() >= u32::from(opp)
+                    {
+                        return match value {
+                            EndValue::Loss => decided(!c),
+                            EndValue::Win => decided(c),
+                            EndValue::Draw => Some(Outcome::Draw {
+                                reason: Termination::VariantEnd,
+                            }),
+                        };
+                    }
+                }
+            }
+        }
+        if let Some((role, region)) = &end.flag {
+            let flags = match role {
+                Some(r) => self.pieces(!stm, *r),
+                None => self.by_color(!stm),
+            };
+            if (flags & region[(!stm).index()]).any() {
+                return decided(!stm);
+            }
+        }
+        if end.check_count.is_some() && self.checks[(!stm).index()] == 0 {
+            return decided(!stm);
+        }
+        None
+    }
+
+    /// After a move by `mover`: counts the check it gave, if the variant counts checks.
+    #[inline]
+    pub(crate) fn count_check(&mut self, end: &EndTables<V::Bb>, mover: Color) {
+        if end.check_count.is_some() && self.checks[mover.index()] > 0 && self.is_check() {
+            self.hash ^= end.checks_key(self.checks);
+            self.checks[mover.index()] -= 1;
+            self.hash ^= end.checks_key(self.checks);
+        }
     }
 }

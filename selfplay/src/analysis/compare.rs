@@ -7,7 +7,7 @@
 //! that start from the same openings are positively correlated; taking them as independent
 //! makes the interval wider than it need be, never narrower.
 
-use crate::analysis::report::{piece_value_files, read_piece_values};
+use crate::analysis::value_files::{piece_value_files, read_piece_values};
 use crate::analysis::{
     balance, kind_values, load, pair_clusters, unconverted, white_points, write_table, Balance,
     GameRecord, RunData,

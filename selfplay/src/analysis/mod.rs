@@ -26,6 +26,7 @@ pub mod compare;
 pub mod ladder;
 pub mod report;
 pub mod usage;
+pub mod value_files;
 pub mod viewer;
 
 use crate::output::out;

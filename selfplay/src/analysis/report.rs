@@ -43,30 +43,8 @@ pub fn write_summary_csv(path: &Path, rows: &[(&str, Summary)]) -> Result<()> {
 }
 
 use crate::analysis::charts::{axis, histogram_chart, interval_chart, ChartRow};
+use crate::analysis::value_files::{piece_value_files, read_piece_values};
 use crate::analysis::viewer::esc;
-
-/// Piece values from a `piece_values.csv` (variant, piece, method, value, low, high, games,
-/// and from this version on a note); rows come back with eight fields.
-pub(crate) fn read_piece_values(path: &Path) -> Result<Vec<Vec<String>>> {
-    let mut r =
-        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut rows = Vec::new();
-    for (i, rec) in r.records().enumerate() {
-        let rec = rec.with_context(|| format!("{}: line {}", path.display(), i + 2))?;
-        if rec.len() != 7 && rec.len() != 8 {
-            anyhow::bail!(
-                "{}: line {} has {} fields, expected 8 (a truncated file?)",
-                path.display(),
-                i + 2,
-                rec.len()
-            );
-        }
-        let mut row: Vec<String> = rec.iter().map(String::from).collect();
-        row.resize(8, String::new());
-        rows.push(row);
-    }
-    Ok(rows)
-}
 
 /// The search limit of a run, as words.
 fn limit_text(c: &crate::run::format::RunConfig) -> String {
@@ -176,19 +154,6 @@ fn value_chart_row(v: &[String]) -> ChartRow {
         text,
         title: note.clone(),
     }
-}
-
-/// The `piece_values.csv` files in a run folder and beside it (in its parent), those that
-/// exist.
-pub(crate) fn piece_value_files(run: &crate::analysis::RunData) -> Vec<PathBuf> {
-    [
-        Some(run.dir.join("piece_values.csv")),
-        run.dir.parent().map(|p| p.join("piece_values.csv")),
-    ]
-    .into_iter()
-    .flatten()
-    .filter(|p| p.exists())
-    .collect()
 }
 
 /// The estimated piece values found in or beside the run folders (`piece_values.csv`): one
