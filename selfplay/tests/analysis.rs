@@ -341,16 +341,26 @@ fn values_runs_both_methods_and_writes_a_usable_configuration() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("not of gateway"));
 
+    // Every built-in variant now gives material odds; a variant with nothing to give (Kings
+    // only) is refused.
+    let dir = tmp("x");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kings.toml");
+    std::fs::write(
+        &file,
+        "name = \"kings-only\"\ninherits = \"chess\"\nsetup = \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n",
+    )
+    .unwrap();
     let o = variantlab(&[
         "values",
-        "--variant",
-        "extreme-2d",
+        "--variant-file",
+        file.to_str().unwrap(),
         "--method",
         "imbalance",
         "--pairs",
         "1",
         "--out",
-        tmp("x").to_str().unwrap(),
+        dir.join("out").to_str().unwrap(),
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("use --method regression"));
