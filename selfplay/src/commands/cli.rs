@@ -762,7 +762,7 @@ pub struct ValuesArgs {
     /// `imbalance`, `regression`, `balanced` (the regression near material balance: even
     /// trades), `tuned` (material of a fitted evaluation), `both` (imbalance and regression)
     /// or `all` (regression, balanced and tuned work for every variant; imbalance needs
-    /// positions with a piece removed, which chess and Dream Chess 46 provide).
+    /// positions with a piece removed, which every built-in variant provides).
     #[arg(long, default_value = "regression", value_parser = ["imbalance", "regression", "balanced", "tuned", "both", "all"])]
     method: String,
     /// Tuned: bootstrap replicates over games (each a cold refit) for the 95% percentile
