@@ -10,7 +10,7 @@
 //! [`DIVERSITY_PLIES`] plies after each game's opening, how many games are still going and how many
 //! distinct positions they are in.
 
-use super::RunData;
+use super::{pair_clusters, RunData};
 use crate::run::recorded::{read_games, read_moves, replay, GameRow, Ply};
 use crate::stats::{fixed, unit_mean_interval, z_for_confidence, Cluster, Estimate};
 use anyhow::Result;
@@ -106,24 +106,18 @@ fn usage_of<G: Game>(
         }
     }
     let z = z_for_confidence(0.95);
-    let mut pairs: BTreeMap<u64, f64> = BTreeMap::new();
-    for g in games {
-        *pairs.entry(g.id / 2).or_default() += 1.0;
-    }
     let rules = by_rule
         .into_iter()
         .map(|(rule, list)| {
-            let mut using: BTreeMap<u64, f64> = BTreeMap::new();
-            for (id, _, _) in &list {
-                *using.entry(id / 2).or_default() += 1.0;
-            }
-            let clusters: Vec<(Cluster, f64)> = pairs
-                .iter()
-                .map(|(pair, &size)| {
-                    let total = using.get(pair).copied().unwrap_or(0.0);
-                    (Cluster { total, size }, 1.0)
-                })
-                .collect();
+            let using: HashSet<u64> = list.iter().map(|l| l.0).collect();
+            let clusters: Vec<(Cluster, f64)> = pair_clusters(
+                run,
+                &|g| f64::from(u8::from(using.contains(&g.id))),
+                &|_| true,
+            )
+            .into_iter()
+            .map(|c| (c, 1.0))
+            .collect();
             let (low, high) = unit_mean_interval(&clusters, z);
             let mut firsts: Vec<usize> = list.iter().map(|l| l.2).collect();
             firsts.sort_unstable();
