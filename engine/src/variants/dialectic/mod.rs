@@ -212,6 +212,21 @@ fn code(color: Color, role: u8) -> u8 {
     1 + role * 2 + color as u8
 }
 
+/// The castling rights that survive a move from or to `sq` (or a piece taken off it): a King's
+/// or Rook's home cell loses its rights.
+#[inline]
+fn rights_kept(sq: u8) -> u8 {
+    match sq {
+        0 => !2,
+        7 => !1,
+        4 => !3,
+        56 => !8,
+        63 => !4,
+        60 => !12,
+        _ => !0,
+    }
+}
+
 /// The side of a piece code (not 0).
 fn color_of(c: u8) -> Color {
     Color::ALL[usize::from((c - 1) & 1)]
@@ -793,15 +808,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
                 }
                 let mut rights = self.castling;
                 for s in [from, to] {
-                    rights &= match s {
-                        0 => !2,
-                        7 => !1,
-                        4 => !3,
-                        56 => !8,
-                        63 => !4,
-                        60 => !12,
-                        _ => !0,
-                    };
+                    rights &= rights_kept(s);
                 }
                 self.hash ^= t.zob.castling(self.castling) ^ t.zob.castling(rights);
                 self.castling = rights;
@@ -878,11 +885,7 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         let mut p = *self;
         p.board[usize::from(sq)] = 0;
         p.occ[color.index()] &= !(1u64 << sq);
-        for (bit, rook) in [(1u8, 7u8), (2, 0), (4, 63), (8, 56)] {
-            if rook == sq {
-                p.castling &= !bit;
-            }
-        }
+        p.castling &= rights_kept(sq);
         p.ep = NO_EP;
         p.hash = p.full_hash();
         (!p.king_attacked(!p.turn)).then_some(p)
