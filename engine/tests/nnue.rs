@@ -8,7 +8,8 @@ mod random_games;
 use random_games::{legal, positions};
 use std::sync::Arc;
 use variantlab_engine::nnue::{
-    active_features, Active, FloatNet, InputLayout, NetInfo, NetStack, Network, MAX_ACTIVE,
+    active_features, material_psqt, Active, FloatNet, InputLayout, NetInfo, NetStack, Network,
+    MAGIC, MAX_ACTIVE,
 };
 use variantlab_engine::position::Position;
 use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, Searcher};
@@ -19,7 +20,13 @@ use variantlab_engine::{with_variant, Game, VariantKind};
 /// A seeded random network for `G` in integers, and its float form.
 fn random_net<G: Game>(hidden: usize, seed: u64) -> (FloatNet, Network) {
     let layout = InputLayout::of::<G>();
-    let float = FloatNet::new(layout.features, hidden, seed);
+    let mut float = FloatNet::new(layout.features, hidden, seed);
+    // The linear path at the material values, each weight moved a little (as training would).
+    let mut rng = SplitMix64(seed);
+    float.psqt = material_psqt::<G>()
+        .into_iter()
+        .map(|w| w + ((rng.next() % 200) as f32 - 100.0) / 4000.0)
+        .collect();
     let (net, clamped) = Network::quantize::<G>(&float, NetInfo::default());
     assert_eq!(clamped, 0);
     (float, net)
@@ -210,6 +217,37 @@ fn incremental_accumulators_equal_a_fresh_sum() {
     }
 }
 
+/// The linear path at the material values is the material balance: a Queen up is worth a
+/// Queen, whoever moves.
+#[test]
+fn the_linear_path_starts_at_the_material_balance() {
+    type P = Position<Chess>;
+    let layout = InputLayout::of::<P>();
+    let mut float = FloatNet::new(layout.features, 8, 1);
+    float.ft_weights.iter_mut().for_each(|w| *w = 0.0);
+    float.out_weights.iter_mut().for_each(|w| *w = 0.0);
+    float.psqt = material_psqt::<P>();
+    let (net, _) = Network::quantize::<P>(&float, NetInfo::default());
+    let queen = P::start().material_kinds()[4].1;
+    for (fen, sign) in [
+        (
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            1,
+        ),
+        (
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            -1,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            0,
+        ),
+    ] {
+        let p = P::from_text(fen).unwrap();
+        assert_eq!(net.evaluate(&p), sign * queen, "{fen}");
+    }
+}
+
 #[test]
 fn network_files_round_trip_and_damaged_ones_are_refused() {
     let (_, net) = random_net::<Position<Chess>>(8, 1);
@@ -234,7 +272,7 @@ fn network_files_round_trip_and_damaged_ones_are_refused() {
     // A header claiming absurd sizes.
     let mut info = net.info.clone();
     info.hidden = 1 << 30;
-    let mut huge = b"VLNET\0\0\x01".to_vec();
+    let mut huge = MAGIC.to_vec();
     let json = serde_json::to_vec(&info).unwrap();
     huge.extend_from_slice(&(json.len() as u32).to_le_bytes());
     huge.extend_from_slice(&json);

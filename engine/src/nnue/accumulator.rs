@@ -19,6 +19,8 @@ pub struct NetStack {
     layout: InputLayout,
     /// `plies × 2 × hidden`: ply `p`'s White and Black perspectives.
     acc: Vec<i16>,
+    /// `plies × 2`: the linear-path sums beside them.
+    psqt: Vec<i32>,
     /// Input lists: ply `p`'s are `inputs[slot[p]]`, and `inputs[scratch]` is being filled,
     /// so that keeping the new list is a swap of two indices.
     inputs: Vec<Active>,
@@ -38,6 +40,7 @@ impl NetStack {
         NetStack {
             layout: InputLayout::of::<G>(),
             acc: vec![0; plies * 2 * h],
+            psqt: vec![0; plies * 2],
             inputs: (0..=plies).map(|_| Active::default()).collect(),
             slot: (0..plies).collect(),
             scratch: plies,
@@ -81,16 +84,20 @@ impl NetStack {
                     if b != p {
                         let src = (b * 2 + side) * h;
                         self.acc.copy_within(src..src + h, start);
+                        self.psqt[p * 2 + side] = self.psqt[b * 2 + side];
                     }
                     let acc = &mut self.acc[start..start + h];
+                    let psqt = &mut self.psqt[p * 2 + side];
                     for &f in &self.removed {
-                        self.net.sub_row(acc, f);
+                        self.net.sub_row(acc, psqt, f);
                     }
                     for &f in &self.added {
-                        self.net.add_row(acc, f);
+                        self.net.add_row(acc, psqt, f);
                     }
                 }
-                None => self.net.refresh(to, &mut self.acc[start..start + h]),
+                None => {
+                    self.psqt[p * 2 + side] = self.net.refresh(to, &mut self.acc[start..start + h]);
+                }
             }
         }
         std::mem::swap(&mut self.slot[p], &mut self.scratch);
@@ -100,6 +107,7 @@ impl NetStack {
         self.net.output(
             &self.acc[at(us)..at(us) + h],
             &self.acc[at(1 - us)..at(1 - us) + h],
+            self.psqt[p * 2 + us] - self.psqt[p * 2 + 1 - us],
         )
     }
 }
