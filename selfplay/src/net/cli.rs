@@ -1,0 +1,89 @@
+//! The arguments of `variantlab datagen` and `variantlab train-net`.
+
+use crate::commands::cli::{at_least, game_count, parse_shard, VariantArg, WorkerArgs};
+use crate::net::datagen::{self, DatagenOptions};
+use anyhow::{bail, Result};
+use std::path::PathBuf;
+
+/// Options of `variantlab datagen`.
+#[derive(clap::Args, Debug)]
+pub struct DatagenArgs {
+    #[command(flatten)]
+    pub(crate) variant: VariantArg,
+    /// Games in all (pairs of two from one opening, colours swapped); a larger count extends
+    /// a file made with the same settings.
+    #[arg(long, required_unless_present = "merge", value_parser = game_count(1), allow_negative_numbers = true)]
+    games: Option<u64>,
+    /// Nodes per move (a configuration's own `nodes` wins).
+    #[arg(long, default_value_t = crate::run::config::DEFAULT_NODES, value_parser = at_least(1), allow_negative_numbers = true)]
+    nodes: u64,
+    /// Master seed: the same seed and settings give the same file, whatever the threads.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Openings, as for `play`.
+    #[arg(long, default_value = crate::run::config::DEFAULT_OPENINGS)]
+    openings: String,
+    /// Draw after this many plies [default: the variant's]
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Plies after the opening whose positions are left out.
+    #[arg(long, default_value_t = 4)]
+    skip_plies: u32,
+    /// The engine configuration that plays and scores: `default` or a JSON file (its
+    /// `"eval"` may name a network, `net:PATH`).
+    #[arg(long, default_value = "default")]
+    engine: String,
+    /// The data file, or a folder for `VARIANT.vldata` (`VARIANT.shard-I-of-N.vldata`).
+    /// A file made with the same settings is resumed (or extended to --games).
+    #[arg(long, default_value = "out/net/")]
+    out: PathBuf,
+    /// Play the I-th of N disjoint slices of the games: `I/N` (merge them with --merge).
+    #[arg(long)]
+    shard: Option<String>,
+    /// Merge these shard files of one run into --out (a file) instead of playing.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["games", "shard"])]
+    merge: Vec<PathBuf>,
+    #[command(flatten)]
+    workers: WorkerArgs,
+}
+
+/// `variantlab datagen`.
+///
+/// # Errors
+/// Bad arguments, and those of [`datagen::run`] and [`datagen::merge`].
+pub fn datagen(a: DatagenArgs) -> Result<()> {
+    if !a.merge.is_empty() {
+        if a.out.is_dir() {
+            bail!(
+                "--merge writes one file: give --out FILE, not the folder {}",
+                a.out.display()
+            );
+        }
+        return datagen::merge(&a.merge, &a.out);
+    }
+    let opts = a.workers.options()?;
+    let variant = a.variant.kind()?;
+    let games = a.games.expect("clap requires --games");
+    let shard = a
+        .shard
+        .as_deref()
+        .map(|s| parse_shard(s, games))
+        .transpose()?;
+    datagen::run(&DatagenOptions {
+        variant,
+        engine: a.engine,
+        nodes: a.nodes,
+        games,
+        seed: a.seed,
+        openings: a.openings,
+        max_plies: a
+            .max_plies
+            .unwrap_or_else(|| crate::run::config::default_max_plies(variant)),
+        skip_plies: a.skip_plies,
+        out: a.out,
+        shard,
+        threads: opts.threads,
+        quiet: opts.quiet,
+    })?;
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! Network evaluation: the data a variant's network is trained on (`variantlab datagen`,
+//! [`data`], [`datagen`]) and the trainer (`variantlab train-net`).
+
+pub mod cli;
+pub mod data;
+pub mod datagen;
