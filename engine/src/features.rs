@@ -169,3 +169,53 @@ pub struct PawnDetails {
     /// supported even where the enemy contests it).
     pub defended_stop: u32,
 }
+
+/// Where a position's network inputs go (`crate::nnue`): the pieces on their cells and in
+/// hand, as [`FeatureSink`] reports them, plus the variant's state that no piece shows.
+pub trait InputSink {
+    /// A piece of material kind `kind` of `color` stands on `cell`, numbered from its owner's
+    /// side (the same numbering as [`FeatureSink::piece`]); a cell may hold several (an
+    /// Extreme 2D stack's discs).
+    fn piece(&mut self, color: Color, kind: usize, cell: usize);
+    /// `color` holds `count` pieces of kind `kind` in hand.
+    fn in_hand(&mut self, color: Color, kind: usize, count: u32);
+    /// The variant's extra input `index` (below [`NetShape::extras`]) is on: owned by `owner`
+    /// (the network sees it as its own or the enemy's), or by neither side (`None`: seen as it
+    /// is from each side).
+    fn extra(&mut self, owner: Option<Color>, index: usize);
+}
+
+/// What a variant's network inputs hold beyond pieces on cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NetShape {
+    /// Pieces in hand counted per kind up to this many (0: no hands).
+    pub hand: usize,
+    /// Extra inputs ([`InputSink::extra`]).
+    pub extras: usize,
+}
+
+/// A [`FeatureSink`] that passes the pieces on cells and in hand to an [`InputSink`] and
+/// wants nothing else: the default network inputs of a variant whose evaluation features
+/// report its pieces before its activity terms.
+pub struct PiecesOnly<'a, S: InputSink>(pub &'a mut S);
+
+impl<S: InputSink> FeatureSink for PiecesOnly<'_, S> {
+    fn piece(&mut self, color: Color, kind: usize, cell: usize) {
+        self.0.piece(color, kind, cell);
+    }
+    fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
+        self.0.in_hand(color, kind, count);
+    }
+    fn wants_activity(&self) -> bool {
+        false
+    }
+    fn mobility(&mut self, _: Color, _: usize, _: u32) {}
+    fn king_attacks(&mut self, _: Color, _: u32) {}
+    fn threatened(&mut self, _: Color, _: usize, _: bool, _: u32) {}
+    fn multiple_threats(&mut self, _: Color, _: bool) {}
+    fn king_danger(&mut self, _: Color, _: u32) {}
+    fn passed(&mut self, _: Color, _: usize) {}
+    fn pawn_structure(&mut self, _: Color, _: u32, _: u32) {}
+    fn kind_term(&mut self, _: Color, _: usize, _: KindTerm, _: u32) {}
+    fn pawn_details(&mut self, _: Color, _: PawnDetails) {}
+}

@@ -173,6 +173,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// has cheap attack tables, pieces in hand, pawn structure. Material (and pairs of a
     /// kind) is counted by the caller from [`Game::material`].
     fn eval_features<S: crate::features::FeatureSink>(&self, _sink: &mut S) {}
+    /// What the network inputs hold beyond pieces on cells (`crate::nnue`): hands and the
+    /// variant's extra state.
+    fn net_shape(&self) -> crate::features::NetShape {
+        crate::features::NetShape::default()
+    }
+    /// Reports the network's inputs (`crate::nnue`): every piece on its cell, numbered from its
+    /// owner's side as in [`Game::eval_features`], pieces in hand, and the extra state of
+    /// [`Game::net_shape`]. The default takes the pieces from [`Game::eval_features`] with a
+    /// sink that wants no activity terms; a variant overrides it where that walk costs more,
+    /// or to add its extras.
+    fn net_inputs<S: crate::features::InputSink>(&self, sink: &mut S) {
+        self.eval_features(&mut crate::features::PiecesOnly(sink));
+    }
     /// The position with one piece of material kind `kind` removed from `color` (the
     /// lowest-numbered such cell; no en passant right kept), for material-odds games and
     /// trade openings; `None` where the variant cannot remove that kind (a royal piece, a

@@ -24,6 +24,7 @@ pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod perft;
 pub mod piece;
 pub mod position;

@@ -26,17 +26,28 @@ pub enum TextFileError {
 /// # Errors
 /// Not a regular file, larger than `max_bytes` (also if it grows while read), or unreadable.
 pub fn read_text_file(path: &Path, max_bytes: u64) -> Result<String, TextFileError> {
+    let bytes = read_file(path, max_bytes)?;
+    String::from_utf8(bytes)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e).into())
+}
+
+/// The bytes of the regular file at `path`, if it has at most `max_bytes` bytes (a network
+/// file, a data file's header).
+///
+/// # Errors
+/// As [`read_text_file`], except that any bytes are accepted.
+pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, TextFileError> {
     if !std::fs::metadata(path)?.is_file() {
         return Err(TextFileError::NotRegular);
     }
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(max_bytes.saturating_add(1))
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > max_bytes {
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
         return Err(TextFileError::TooLarge(max_bytes));
     }
-    Ok(text)
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use super::{SearchParams, Technique};
 use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
 use crate::game::Game;
+use crate::nnue::{NetError, Network};
 use std::sync::Arc;
 
 /// Engine parameters: what a named configuration changes between two engine versions.
@@ -38,11 +39,16 @@ pub enum EvalChoice {
     /// else the classic evaluation.
     #[default]
     Default,
+    /// The variant's embedded tuned weights where it has them (the linear evaluation), else
+    /// the classic evaluation, whatever the default becomes.
+    Linear,
     /// Material plus the classic positional terms ([`Game::positional`]): the evaluation
     /// before tuning, kept for comparison.
     Classic,
     /// Weights read from a file.
     Weights(Arc<EvalWeights>),
+    /// A network ([`crate::nnue`]) read from a file.
+    Net(Arc<Network>),
 }
 
 impl EvalChoice {
@@ -53,11 +59,23 @@ impl EvalChoice {
     pub fn evaluator<G: Game>(&self) -> Result<Option<Evaluator>, WeightsError> {
         match self {
             EvalChoice::Classic => Ok(None),
-            EvalChoice::Default => match builtin(G::start().variant_name()) {
+            EvalChoice::Default | EvalChoice::Linear => match builtin(G::start().variant_name()) {
                 Some(w) => Evaluator::new::<G>(&w).map(Some),
                 None => Ok(None),
             },
             EvalChoice::Weights(w) => Evaluator::new::<G>(w).map(Some),
+            EvalChoice::Net(_) => Ok(None),
+        }
+    }
+
+    /// The network this choice evaluates `G` with, if any.
+    ///
+    /// # Errors
+    /// If the network was made for other inputs ([`Network::check`]).
+    pub fn network<G: Game>(&self) -> Result<Option<Arc<Network>>, NetError> {
+        match self {
+            EvalChoice::Net(n) => n.check::<G>().map(|()| Some(n.clone())),
+            _ => Ok(None),
         }
     }
 }

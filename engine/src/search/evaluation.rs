@@ -1,6 +1,6 @@
 //! The search's static evaluation: the variant's evaluator behind a cache, mop-up, material.
 
-use super::{Searcher, Technique};
+use super::{Searcher, Technique, MAX_PLY};
 use crate::game::{Game, Material};
 use crate::moves::{Move, MoveKind};
 
@@ -51,6 +51,15 @@ impl Searcher {
         if matches!(&self.evaluator, Some((n, _)) if *n == name) {
             return;
         }
+        // A network that does not fit (also refused when the configuration is loaded) leaves
+        // the weights or classic evaluation.
+        self.net = match self.config.eval.network::<G>() {
+            Ok(Some(n)) => Some(std::cell::RefCell::new(crate::nnue::NetStack::new::<G>(
+                n,
+                MAX_PLY + 2,
+            ))),
+            _ => None,
+        };
         let mut e = self.config.eval.evaluator::<G>().unwrap_or(None);
         if let Some(e) = &mut e {
             for (k, v) in self.config.values.iter().enumerate() {
@@ -67,6 +76,12 @@ impl Searcher {
 
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
+        self.evaluate_at(pos, 0)
+    }
+
+    /// [`Searcher::evaluate`] at `ply` of the search (where a network keeps that ply's
+    /// accumulators).
+    pub(super) fn evaluate_at<G: Game>(&self, pos: &G, ply: u32) -> i32 {
         // Only the weights evaluator is cached: the classic one costs less than a lookup.
         let cached = matches!(&self.evaluator, Some((_, Some(_)))) && self.config.positional;
         let slot = cached.then(|| {
@@ -90,7 +105,7 @@ impl Searcher {
         let score = if mop_up != 0 && self.bare_royal(pos) {
             self.material_balance(pos) + mop_up
         } else {
-            self.evaluate_position(pos) + mop_up
+            self.evaluate_position(pos, ply) + mop_up
         };
         if let Some((key, slot)) = slot {
             slot.set((key, score));
@@ -112,7 +127,12 @@ impl Searcher {
     /// the score the search uses. The clock is not in the position's key, so the scaling
     /// comes after the evaluation cache.
     pub fn static_eval<G: Game>(&self, pos: &G) -> i32 {
-        let score = self.evaluate(pos);
+        self.static_eval_at(pos, 0)
+    }
+
+    /// [`Searcher::static_eval`] at `ply` of the search.
+    pub(super) fn static_eval_at<G: Game>(&self, pos: &G, ply: u32) -> i32 {
+        let score = self.evaluate_at(pos, ply);
         let rule = pos.move_rule_plies();
         if rule == u32::MAX || !self.on(Technique::MoveRuleScaling) {
             return score;
@@ -176,7 +196,10 @@ impl Searcher {
     }
 
     /// The evaluation proper: the variant's weights, or material plus the classic terms.
-    pub(super) fn evaluate_position<G: Game>(&self, pos: &G) -> i32 {
+    pub(super) fn evaluate_position<G: Game>(&self, pos: &G, ply: u32) -> i32 {
+        if let (Some(net), true) = (&self.net, self.config.positional) {
+            return net.borrow_mut().evaluate(pos, ply as usize);
+        }
         if let Some((_, Some(e))) = &self.evaluator {
             if self.config.positional {
                 return e.evaluate(pos);

@@ -42,9 +42,10 @@ pub use time::Limits;
 use crate::eval::Evaluator;
 use crate::game::MAX_KINDS;
 use crate::moves::Move;
+use crate::nnue::NetStack;
 use evaluation::{EVAL_CACHE, NO_CACHED};
 use history::{CAPTURED_SLOTS, CORRECTIONS, HISTORY, NO_KEY, PIECE_KEYS};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -154,6 +155,8 @@ pub struct Searcher {
     /// again, and a variant whose features walk every piece's attacks (Dai Mitregi, Gateway)
     /// spends most of its time there. The same scores, so the search is unchanged.
     eval_cache: Box<[Cell<(u64, i32)>]>,
+    /// The network's per-ply accumulators where the configuration evaluates with one.
+    net: Option<RefCell<NetStack>>,
 }
 
 /// Marks a ply whose static evaluation was not taken (in check).
@@ -196,6 +199,7 @@ impl Searcher {
             scratch: vec![Vec::new(); MAX_PLY + 2],
             evaluator: None,
             eval_cache: vec![Cell::new((0, NO_CACHED)); EVAL_CACHE].into_boxed_slice(),
+            net: None,
         }
     }
 

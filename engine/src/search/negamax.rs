@@ -138,7 +138,7 @@ impl Searcher {
         let (raw_eval, slot, eval) = if in_check {
             (NO_EVAL, None, NO_EVAL)
         } else {
-            let (raw, slot) = (self.static_eval(pos), self.correction_slot(pos));
+            let (raw, slot) = (self.static_eval_at(pos, ply), self.correction_slot(pos));
             (raw, slot, raw + self.correction(slot))
         };
         self.evals[p] = eval;

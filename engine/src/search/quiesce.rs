@@ -19,7 +19,7 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         if ply as usize >= MAX_PLY {
-            return self.static_eval(pos);
+            return self.static_eval_at(pos, ply);
         }
         let table = self.on(Technique::QuiescenceTable);
         let key = pos.hash();
@@ -37,7 +37,7 @@ impl Searcher {
         // stalemate behind a cut-off stand-pat score is left to the main search.
         if !in_check {
             let slot = self.correction_slot(pos);
-            let stand = self.static_eval(pos) + self.correction(slot);
+            let stand = self.static_eval_at(pos, ply) + self.correction(slot);
             if stand >= beta {
                 if store {
                     self.tt

@@ -243,6 +243,22 @@ impl<V: Variant> Game for Position<V> {
             dims: (files.into(), ranks.into(), levels.into()),
         })
     }
+    /// The pieces alone: the evaluation features' walk computes pawn structure before it.
+    fn net_inputs<S: crate::nnue::InputSink>(&self, sink: &mut S) {
+        let rules = V::rules();
+        let nroles = rules.tables.num_roles().min(MAX_KINDS);
+        for c in Color::ALL {
+            for r in 0..nroles {
+                for sq in self.pieces(c, crate::Role(r as u8)).squares() {
+                    let cell = match c {
+                        Color::White => sq,
+                        Color::Black => rules.black_view[sq.index()],
+                    };
+                    sink.piece(c, r, cell.index());
+                }
+            }
+        }
+    }
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         let rules = V::rules();
         let t = &rules.tables;

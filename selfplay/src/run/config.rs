@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use variantlab_engine::eval::EvalWeights;
+use variantlab_engine::nnue::Network;
 use variantlab_engine::search::{EvalChoice, Limits, SearchConfig, SearchParams};
 use variantlab_engine::textfile::read_text_file;
 use variantlab_engine::Game;
@@ -54,9 +55,10 @@ pub struct EngineConfig {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, i64>,
     /// The evaluation: `"default"` (the variant's tuned weights where it has them, else the
-    /// classic evaluation), `"classic"` (material plus the fixed mobility and centralisation
-    /// terms), or the path of a weights file (`data/eval/<variant>.json`, what
-    /// `variantlab tune` writes).
+    /// classic evaluation), `"linear"` (the tuned weights, whatever the default becomes),
+    /// `"classic"` (material plus the fixed mobility and centralisation terms), `"net:PATH"`
+    /// (a network file, what `variantlab train-net` writes: docs/evaluation.md), or the path
+    /// of a weights file (`data/eval/<variant>.json`, what `variantlab tune` writes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval: Option<String>,
     /// An external UCI engine's command line instead of the built-in searcher (words split
@@ -285,6 +287,21 @@ impl EngineConfig {
         let eval = match self.eval.as_deref() {
             None | Some("default") => EvalChoice::Default,
             Some("classic") => EvalChoice::Classic,
+            Some("linear") => EvalChoice::Linear,
+            Some(spec) if spec.starts_with("net:") => {
+                let path = &spec["net:".len()..];
+                let net = Network::read(std::path::Path::new(path)).with_context(|| {
+                    format!(
+                        "configuration {:?}: reading \"eval\" network {path}",
+                        self.name
+                    )
+                })?;
+                let choice = EvalChoice::Net(Arc::new(net));
+                choice
+                    .network::<G>()
+                    .with_context(|| format!("configuration {:?}: network {path}", self.name))?;
+                choice
+            }
             Some(path) => {
                 let text = read_text_file(std::path::Path::new(path), MAX_SETTINGS_BYTES)
                     .with_context(|| {

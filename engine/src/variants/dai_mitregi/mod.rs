@@ -189,6 +189,9 @@ pub const PROMOTED: [PieceSpec<&str>; 3] = [
 
 const NROLES: usize = ROLES.len();
 const NCLASSES: usize = NROLES + PROMOTED.len();
+/// Pieces in hand per kind the network tells apart (more count as this many): a side rarely
+/// holds more than a few of one kind.
+const NET_HAND: usize = 6;
 const KING: usize = 0;
 
 /// Cell code: 0 empty, else `role + 1`, bit 5 promoted, bit 6 Black.
@@ -923,6 +926,14 @@ impl<const STEPPING: bool> Game for DaiMitregiPos<STEPPING> {
         clock: plies,
     }
     super::kernel::notation_and_evaluation!();
+
+    /// Up to [`NET_HAND`] pieces in hand per kind are told apart.
+    fn net_shape(&self) -> crate::nnue::NetShape {
+        crate::nnue::NetShape {
+            hand: NET_HAND,
+            extras: 0,
+        }
+    }
     fn legal_moves(&self, out: &mut DaiMitregiMoves) {
         self.gen(out, true)
     }

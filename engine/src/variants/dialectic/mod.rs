@@ -614,6 +614,20 @@ impl<const HEGELIAN: bool> Game for DialecticPos<HEGELIAN> {
         clock: halfmove,
     }
     super::kernel::notation_and_evaluation!();
+
+    /// The two tokens' cells of the 3×3 grid (they belong to neither side).
+    fn net_shape(&self) -> crate::nnue::NetShape {
+        crate::nnue::NetShape {
+            hand: 0,
+            extras: 18,
+        }
+    }
+
+    fn net_inputs<S: crate::nnue::InputSink>(&self, sink: &mut S) {
+        self.report_features(&mut crate::nnue::PiecesOnly(&mut *sink));
+        sink.extra(None, self.thesis as usize);
+        sink.extra(None, 9 + self.anti as usize);
+    }
     fn legal_moves(&self, out: &mut DialecticMoves) {
         let t = tables();
         let us = self.turn;

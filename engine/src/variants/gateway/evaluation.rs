@@ -2,7 +2,35 @@
 
 use super::*;
 
+/// A cell numbered from `c`'s side: ranks counted from its camp, levels and files as they are.
+fn relative_cell(c: Color, sq: usize) -> usize {
+    let (f, rank, l) = coords(sq);
+    let rank = if c == Color::White {
+        rank
+    } else {
+        RANKS - 1 - rank
+    };
+    (l * RANKS + rank) * FILES + f
+}
+
 impl Gateway {
+    /// The network's inputs: every piece on its cell as [`Gateway::report_features`] numbers
+    /// it, and each side's Quantum King by its row (level and rank, from its owner's side), an
+    /// extra input: it stands on no single cell.
+    pub(super) fn report_inputs<S: crate::nnue::InputSink>(&self, sink: &mut S) {
+        for c in Color::ALL {
+            for r in 0..NROLES {
+                for s in self.pieces(c, r).squares() {
+                    sink.piece(c, r, relative_cell(c, s.index()));
+                }
+            }
+            let row = self.qk[c.index()];
+            if row != NO_ROW {
+                sink.extra(Some(c), relative_cell(c, row as usize * FILES) / FILES);
+            }
+        }
+    }
+
     /// Every piece on its cell (the Quantum King, spread over a row, has none); mobility per
     /// kind; attacks on the enemy royal zone (its Quantum King's cells and the rows it could
     /// step to, or its Emperor's neighbours: four threatened row cells are mate); threatened

@@ -815,6 +815,17 @@ impl Game for Gateway {
     }
     super::kernel::notation_and_evaluation!();
 
+    fn net_shape(&self) -> crate::nnue::NetShape {
+        crate::nnue::NetShape {
+            hand: 0,
+            extras: NROWS,
+        }
+    }
+
+    fn net_inputs<S: crate::nnue::InputSink>(&self, sink: &mut S) {
+        self.report_inputs(sink)
+    }
+
     fn legal_moves(&self, out: &mut Self::Moves) {
         let us = self.turn;
         let them = !us;

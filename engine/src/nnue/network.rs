@@ -1,0 +1,378 @@
+//! The network: its float form (what the trainer fits), its integer form (what the search
+//! evaluates with) and the file that carries the integer form with how it was made.
+//!
+//! Shape: inputs → two accumulators of `hidden` cells (one per perspective, the same
+//! weights) → SCReLU (`clamp(x, 0, 1)²`) → one output from the side to move's half and then
+//! the other's. Centipawns are the output times [`SCALE`].
+//!
+//! File (`.vlnet`, little-endian): the 8 bytes [`MAGIC`]; a `u32` length and that many bytes
+//! of JSON ([`NetInfo`]: the variant, the input layout's name, the sizes and how the network
+//! was made); the input weights (`features × hidden` `i16`, one row of `hidden` per input),
+//! the accumulator biases (`hidden` `i16`), the output weights (`2 × hidden` `i16`) and the
+//! output bias (`i32`). Input weights and biases are scaled by [`QA`], output weights by
+//! [`QB`], the output bias by `QA · QB`.
+
+use super::inputs::{Active, InputLayout};
+use crate::{Color, Game};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Centipawns per unit of the network's output.
+pub const SCALE: f32 = 400.0;
+/// Integer scale of the accumulator (input weights and biases): an activation of 1 is `QA`.
+pub const QA: i32 = 255;
+/// Integer scale of the output weights.
+pub const QB: i32 = 256;
+/// The first bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"VLNET\0\0\x01";
+/// The largest network file read (a network of 4096 cells over 4096 inputs is 32 MiB).
+pub const MAX_NET_BYTES: u64 = 64 << 20;
+/// The largest JSON header read.
+const MAX_INFO: usize = 1 << 16;
+
+/// A network file that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NetError {
+    /// Not a network file, truncated, or inconsistent.
+    #[error("{0}")]
+    Format(String),
+    /// Made for another variant or another input layout.
+    #[error("the network is for inputs {found:?}, not {expected:?} (this variant's)")]
+    Inputs {
+        /// The variant's input layout.
+        expected: String,
+        /// The file's.
+        found: String,
+    },
+}
+
+/// How a network was made, carried in its file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NetInfo {
+    /// The variant.
+    pub variant: String,
+    /// The input layout's name ([`InputLayout::name`]).
+    pub inputs: String,
+    /// Inputs.
+    pub features: usize,
+    /// Accumulator cells per perspective.
+    pub hidden: usize,
+    /// The data it was trained on (files, as given).
+    #[serde(default)]
+    pub data: Vec<String>,
+    /// Training positions.
+    #[serde(default)]
+    pub positions: u64,
+    /// Epochs trained (the kept epoch).
+    #[serde(default)]
+    pub epochs: u32,
+    /// Loss on the training positions at the kept epoch.
+    #[serde(default)]
+    pub train_loss: f64,
+    /// Loss on the held-out games' positions at the kept epoch.
+    #[serde(default)]
+    pub valid_loss: f64,
+    /// Share of the target taken from the search score rather than the result.
+    #[serde(default)]
+    pub score_weight: f64,
+    /// The training seed.
+    #[serde(default)]
+    pub seed: u64,
+    /// The toolkit's commit that trained it.
+    #[serde(default)]
+    pub commit: String,
+    /// Anything else the trainer records (its settings, time taken).
+    #[serde(default)]
+    pub notes: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The network in floats: what the trainer fits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// Inputs.
+    pub features: usize,
+    /// Accumulator cells per perspective.
+    pub hidden: usize,
+    /// `features × hidden`, the row of input `f` at `f · hidden`.
+    pub ft_weights: Vec<f32>,
+    /// `hidden`.
+    pub ft_bias: Vec<f32>,
+    /// `2 × hidden`: the side to move's half first.
+    pub out_weights: Vec<f32>,
+    /// The output bias.
+    pub out_bias: f32,
+}
+
+/// The activation: `clamp(x, 0, 1)²`.
+#[inline]
+pub fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+impl FloatNet {
+    /// A network with small seeded random weights (uniform, scaled by the fan-in).
+    pub fn new(features: usize, hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = crate::zobrist::SplitMix64(seed ^ 0x6e6e_7565_5f69_6e69);
+        let mut uniform = |scale: f32| {
+            let u = (rng.next() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * u - 1.0) * scale
+        };
+        // Inputs: a position has a few dozen active, so rows of about 1/√32.
+        let ft_weights = (0..features * hidden).map(|_| uniform(0.18)).collect();
+        let ft_bias = (0..hidden).map(|_| uniform(0.1) + 0.1).collect();
+        let out_weights = (0..2 * hidden)
+            .map(|_| uniform(1.0 / (hidden as f32).sqrt()))
+            .collect();
+        FloatNet {
+            features,
+            hidden,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias: 0.0,
+        }
+    }
+
+    /// One perspective's accumulator.
+    pub fn accumulate(&self, inputs: &[u16]) -> Vec<f32> {
+        let mut acc = self.ft_bias.clone();
+        for &f in inputs {
+            let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+            acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+        }
+        acc
+    }
+
+    /// The output (in units of [`SCALE`] centipawns) for the side `turn` to move.
+    pub fn output(&self, active: &Active, turn: Color) -> f32 {
+        let us = self.accumulate(active.lists[turn.index()].as_slice());
+        let them = self.accumulate(active.lists[(!turn).index()].as_slice());
+        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        let dot = |acc: &[f32], w: &[f32]| -> f32 {
+            acc.iter().zip(w).map(|(&a, &w)| screlu(a) * w).sum()
+        };
+        dot(&us, w_us) + dot(&them, w_them) + self.out_bias
+    }
+
+    /// The evaluation in centipawns for the side `turn` to move.
+    pub fn evaluate(&self, active: &Active, turn: Color) -> f32 {
+        self.output(active, turn) * SCALE
+    }
+}
+
+/// The network in integers: what the search evaluates with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// How it was made, and for which inputs.
+    pub info: NetInfo,
+    pub(super) hidden: usize,
+    pub(super) ft_weights: Vec<i16>,
+    pub(super) ft_bias: Vec<i16>,
+    pub(super) out_weights: Vec<i16>,
+    pub(super) out_bias: i32,
+}
+
+fn quantize(x: f32, scale: i32, clamped: &mut usize) -> i16 {
+    let v = (x * scale as f32).round();
+    if !(i16::MIN as f32..=i16::MAX as f32).contains(&v) {
+        *clamped += 1;
+    }
+    v.clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+impl Network {
+    /// The integer form of `net`, for `G`'s inputs; `info`'s variant, inputs and sizes are
+    /// set from `G` and `net`. Also says how many weights fell outside the integer range and
+    /// were clamped (a trainer keeps that at 0 by clipping its weights).
+    pub fn quantize<G: Game>(net: &FloatNet, mut info: NetInfo) -> (Network, usize) {
+        let layout = InputLayout::of::<G>();
+        info.variant = layout.variant.to_string();
+        info.inputs = layout.name();
+        info.features = net.features;
+        info.hidden = net.hidden;
+        let mut clamped = 0;
+        let mut q = |xs: &[f32], scale: i32| -> Vec<i16> {
+            xs.iter()
+                .map(|&x| quantize(x, scale, &mut clamped))
+                .collect()
+        };
+        let ft_weights = q(&net.ft_weights, QA);
+        let ft_bias = q(&net.ft_bias, QA);
+        let out_weights = q(&net.out_weights, QB);
+        let out_bias = (net.out_bias * (QA * QB) as f32).round() as i32;
+        (
+            Network {
+                info,
+                hidden: net.hidden,
+                ft_weights,
+                ft_bias,
+                out_weights,
+                out_bias,
+            },
+            clamped,
+        )
+    }
+
+    /// Accumulator cells per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Whether the network fits `G`'s inputs.
+    ///
+    /// # Errors
+    /// [`NetError::Inputs`] naming both layouts.
+    pub fn check<G: Game>(&self) -> Result<(), NetError> {
+        let layout = InputLayout::of::<G>();
+        if self.info.inputs != layout.name() || self.info.features != layout.features {
+            return Err(NetError::Inputs {
+                expected: layout.name(),
+                found: self.info.inputs.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let info = serde_json::to_vec(&self.info).expect("network info serialises");
+        let mut out = Vec::with_capacity(16 + info.len() + 2 * self.ft_weights.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(info.len() as u32).to_le_bytes());
+        out.extend_from_slice(&info);
+        for w in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_bias)
+            .chain(&self.out_weights)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        out
+    }
+
+    /// A network from a file's bytes.
+    ///
+    /// # Errors
+    /// [`NetError::Format`] saying what is wrong and at which byte.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let bad = |m: String| Err(NetError::Format(m));
+        if bytes.len() < 12 || &bytes[..8] != MAGIC {
+            return bad("not a variantlab network file (it does not start with VLNET)".into());
+        }
+        let len = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
+        if len > MAX_INFO || 12 + len > bytes.len() {
+            return bad(format!(
+                "the header says {len} bytes of description at byte 12, the file has {}",
+                bytes.len()
+            ));
+        }
+        let info: NetInfo = serde_json::from_slice(&bytes[12..12 + len])
+            .map_err(|e| NetError::Format(format!("its description (bytes 12..): {e}")))?;
+        let (f, h) = (info.features, info.hidden);
+        if h == 0 || h > 4096 || f == 0 || f > 1 << 20 {
+            return bad(format!(
+                "{f} inputs and {h} cells are not a network's sizes"
+            ));
+        }
+        let words = f * h + h + 2 * h;
+        let body = &bytes[12 + len..];
+        if body.len() != 2 * words + 4 {
+            return bad(format!(
+                "{f} inputs and {h} cells take {} bytes of weights after the description, the file has {}",
+                2 * words + 4,
+                body.len()
+            ));
+        }
+        let mut w: Vec<i16> = body[..2 * words]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let out_bias = i32::from_le_bytes(body[2 * words..].try_into().expect("4 bytes"));
+        let out_weights = w.split_off(f * h + h);
+        let ft_bias = w.split_off(f * h);
+        Ok(Network {
+            info,
+            hidden: h,
+            ft_weights: w,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
+    }
+
+    /// The network in the file at `path` (at most [`MAX_NET_BYTES`]).
+    ///
+    /// # Errors
+    /// An unreadable file, or one that is not a network ([`Network::from_bytes`]).
+    pub fn read(path: &std::path::Path) -> Result<Network, NetError> {
+        let bytes = crate::textfile::read_file(path, MAX_NET_BYTES)
+            .map_err(|e| NetError::Format(e.to_string()))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// Writes the network file.
+    ///
+    /// # Errors
+    /// The file's write error.
+    pub fn write(&self, path: &std::path::Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    /// The evaluation of `pos` in centipawns for the side to move, computed from nothing (the
+    /// search updates its accumulators instead: [`super::NetStack`]).
+    pub fn evaluate<G: Game>(&self, pos: &G) -> i32 {
+        let layout = InputLayout::of::<G>();
+        let mut a = Box::<Active>::default();
+        super::inputs::active_features(pos, &layout, &mut a);
+        let mut acc = [vec![0; self.hidden], vec![0; self.hidden]];
+        for (p, acc) in acc.iter_mut().enumerate() {
+            self.refresh(a.lists[p].as_slice(), acc);
+        }
+        let us = pos.turn().index();
+        self.output(&acc[us], &acc[1 - us])
+    }
+
+    /// One perspective's accumulator from its inputs.
+    pub(super) fn refresh(&self, inputs: &[u16], acc: &mut [i16]) {
+        acc.copy_from_slice(&self.ft_bias);
+        for &f in inputs {
+            self.add_row(acc, f);
+        }
+    }
+
+    #[inline]
+    pub(super) fn add_row(&self, acc: &mut [i16], f: u16) {
+        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+        acc.iter_mut()
+            .zip(row)
+            .for_each(|(a, &w)| *a = a.wrapping_add(w));
+    }
+
+    #[inline]
+    pub(super) fn sub_row(&self, acc: &mut [i16], f: u16) {
+        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+        acc.iter_mut()
+            .zip(row)
+            .for_each(|(a, &w)| *a = a.wrapping_sub(w));
+    }
+
+    /// Centipawns from the side to move's and the other side's accumulators.
+    pub(super) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        // v² · w summed in i64: v ≤ 255 and |w| ≤ 32767 overflow i32 over a few cells.
+        let dot = |acc: &[i16], w: &[i16]| -> i64 {
+            acc.iter()
+                .zip(w)
+                .map(|(&a, &w)| {
+                    let v = i32::from(a).clamp(0, QA);
+                    i64::from(v * i32::from(w)) * i64::from(v)
+                })
+                .sum()
+        };
+        let sum = (dot(us, w_us) + dot(them, w_them)) / i64::from(QA) + i64::from(self.out_bias);
+        (sum * SCALE as i64 / i64::from(QA * QB)) as i32
+    }
+}
