@@ -187,6 +187,8 @@ enum Command {
     /// Self-play positions with the search's score and the game's result, for training a
     /// network (a data file, docs/evaluation.md "Network data").
     Datagen(crate::net::cli::DatagenArgs),
+    /// Train a network evaluation from data files (docs/evaluation.md "Network evaluation").
+    TrainNet(crate::net::cli::TrainNetArgs),
 
     /// One self-contained HTML page with SVG plots of tournament folders.
     Report {
@@ -942,6 +944,7 @@ pub fn run() -> Result<()> {
         }
         Command::Play(args) => play(args),
         Command::Datagen(args) => crate::net::cli::datagen(args),
+        Command::TrainNet(args) => crate::net::cli::train_net(args),
         Command::Tune(a) => crate::tune::run(&crate::tune::TuneOptions {
             games: a.games,
             out: a.out,

@@ -1,6 +1,8 @@
 //! The arguments of `variantlab datagen` and `variantlab train-net`.
 
-use crate::commands::cli::{at_least, game_count, parse_shard, VariantArg, WorkerArgs};
+use crate::commands::cli::{
+    at_least, game_count, parse_shard, positive_scale, unit_share, VariantArg, WorkerArgs,
+};
 use crate::net::datagen::{self, DatagenOptions};
 use anyhow::{bail, Result};
 use std::path::PathBuf;
@@ -84,6 +86,72 @@ pub fn datagen(a: DatagenArgs) -> Result<()> {
         shard,
         threads: opts.threads,
         quiet: opts.quiet,
+    })?;
+    Ok(())
+}
+
+/// Options of `variantlab train-net`.
+#[derive(clap::Args, Debug)]
+pub struct TrainNetArgs {
+    /// Data files from `variantlab datagen` (one or more), all of one variant.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The network file [default: data/eval/nets/VARIANT.vlnet]
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Accumulator cells per perspective.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    hidden: u32,
+    /// Most epochs (passes over the training positions).
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    epochs: u32,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.001, value_parser = positive_scale)]
+    lr: f64,
+    /// Positions per batch (one Adam step each).
+    #[arg(long, default_value_t = 16384, value_parser = at_least(1), allow_negative_numbers = true)]
+    batch: u64,
+    /// Share of games held out, for early stopping and the reported loss.
+    #[arg(long, default_value_t = 0.1, value_parser = unit_share)]
+    holdout: f64,
+    /// Stop when the held-out loss has not improved for this many epochs.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    patience: u32,
+    /// Share of each position's target taken from its search score (as an expected result,
+    /// σ(K·score/400)) instead of its game's result: 0 = results only.
+    #[arg(long, default_value_t = 0.5, value_parser = unit_share)]
+    score_weight: f64,
+    /// The scaling constant K of the logistic, instead of fitting it to the data's scores
+    /// and results (a variant of mostly draws fits a K near 0).
+    #[arg(long, value_parser = positive_scale, allow_negative_numbers = true)]
+    scale: Option<f64>,
+    /// Seed of the held-out split, the initial weights and the shuffles: the same seed and
+    /// data give the same network, whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `variantlab train-net`.
+///
+/// # Errors
+/// Those of [`crate::net::train::run`].
+pub fn train_net(a: TrainNetArgs) -> Result<()> {
+    crate::net::train::run(&crate::net::train::TrainOptions {
+        data: a.data,
+        out: a.out,
+        hidden: a.hidden as usize,
+        epochs: a.epochs,
+        lr: a.lr as f32,
+        batch: usize::try_from(a.batch)?,
+        holdout: a.holdout,
+        patience: a.patience,
+        score_weight: a.score_weight,
+        scale: a.scale,
+        seed: a.seed,
+        quiet: a.quiet,
     })?;
     Ok(())
 }
