@@ -305,6 +305,11 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
         }
     }
     bar.finish_and_clear();
+    if best_epoch == 0 {
+        eprintln!(
+            "warning: no epoch lowered the held-out loss of the random starting network; it is written as it is (more data, or another --lr?)"
+        );
+    }
     let best_train = history
         .iter()
         .find(|e| e.epoch == best_epoch)
