@@ -118,13 +118,16 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     patience: u32,
     /// Share of each position's target taken from its search score (as an expected result,
-    /// σ(K·score/400)) instead of its game's result: 0 = results only.
-    #[arg(long, default_value_t = 0.5, value_parser = unit_share)]
+    /// σ(K·score/400)) instead of its game's result: 1 = scores only (what won for the linear
+    /// evaluation's fits, docs/evaluation.md "The loop: what works"), 0 = results only.
+    #[arg(long, default_value_t = 1.0, value_parser = unit_share)]
     score_weight: f64,
-    /// The scaling constant K of the logistic, instead of fitting it to the data's scores
-    /// and results (a variant of mostly draws fits a K near 0).
-    #[arg(long, value_parser = positive_scale, allow_negative_numbers = true)]
-    scale: Option<f64>,
+    /// The scaling constant K of the logistic σ(K·cp/400), or `auto`: fitted so that the
+    /// data's scores predict its results best. With scores as the target K only weighs the
+    /// positions (decided ones less); a fitted K goes near 0 where the results say little
+    /// (Gateway's draws), which flattens every target to ½.
+    #[arg(long, default_value = "1", value_parser = scale_choice)]
+    scale: ScaleChoice,
     /// Seed of the held-out split, the initial weights and the shuffles: the same seed and
     /// data give the same network, whatever the thread count.
     #[arg(long, default_value_t = 1)]
@@ -149,9 +152,20 @@ pub fn train_net(a: TrainNetArgs) -> Result<()> {
         holdout: a.holdout,
         patience: a.patience,
         score_weight: a.score_weight,
-        scale: a.scale,
+        scale: a.scale.0,
         seed: a.seed,
         quiet: a.quiet,
     })?;
     Ok(())
+}
+
+/// `--scale`: a K given, or `auto` (`None`).
+#[derive(Clone, Copy, Debug)]
+pub struct ScaleChoice(Option<f64>);
+
+fn scale_choice(s: &str) -> Result<ScaleChoice, String> {
+    if s == "auto" {
+        return Ok(ScaleChoice(None));
+    }
+    positive_scale(s).map(|k| ScaleChoice(Some(k)))
 }
