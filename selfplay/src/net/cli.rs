@@ -109,7 +109,7 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 0.001, value_parser = positive_scale)]
     lr: f64,
     /// Positions per batch (one Adam step each).
-    #[arg(long, default_value_t = 16384, value_parser = at_least(1), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 4096, value_parser = at_least(1), allow_negative_numbers = true)]
     batch: u64,
     /// Share of games held out, for early stopping and the reported loss.
     #[arg(long, default_value_t = 0.1, value_parser = unit_share)]

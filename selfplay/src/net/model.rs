@@ -248,11 +248,19 @@ const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPS: f32 = 1e-8;
 
+/// One step's size and bias corrections.
+#[derive(Clone, Copy)]
+struct Step {
+    lr: f32,
+    c1: f32,
+    c2: f32,
+}
+
 #[inline]
-fn adam_one(w: &mut f32, g: f32, m: &mut f32, v: &mut f32, lr: f32, c1: f32, c2: f32, clip: f32) {
+fn adam_one(w: &mut f32, g: f32, m: &mut f32, v: &mut f32, s: Step, clip: f32) {
     *m = BETA1 * *m + (1.0 - BETA1) * g;
     *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-    *w -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+    *w -= s.lr * (*m / s.c1) / ((*v / s.c2).sqrt() + EPS);
     *w = w.clamp(-clip, clip);
 }
 
@@ -271,8 +279,11 @@ impl Adam {
     /// do), each weight clipped to what the integer network can hold afterwards.
     pub fn step(&mut self, net: &mut FloatNet, g: &Gradient) {
         self.t += 1;
-        let (c1, c2) = (1.0 - BETA1.powi(self.t), 1.0 - BETA2.powi(self.t));
-        let lr = self.lr;
+        let s = Step {
+            lr: self.lr,
+            c1: 1.0 - BETA1.powi(self.t),
+            c2: 1.0 - BETA2.powi(self.t),
+        };
         let h = net.hidden;
         net.ft_weights
             .par_chunks_mut(h * 64)
@@ -281,7 +292,7 @@ impl Adam {
             .zip(self.v.ft_weights.par_chunks_mut(h * 64))
             .for_each(|(((w, g), m), v)| {
                 for j in 0..w.len() {
-                    adam_one(&mut w[j], g[j], &mut m[j], &mut v[j], lr, c1, c2, FT_CLIP);
+                    adam_one(&mut w[j], g[j], &mut m[j], &mut v[j], s, FT_CLIP);
                 }
             });
         for j in 0..h {
@@ -290,9 +301,7 @@ impl Adam {
                 g.ft_bias[j],
                 &mut self.m.ft_bias[j],
                 &mut self.v.ft_bias[j],
-                lr,
-                c1,
-                c2,
+                s,
                 FT_CLIP,
             );
         }
@@ -302,9 +311,7 @@ impl Adam {
                 g.out_weights[j],
                 &mut self.m.out_weights[j],
                 &mut self.v.out_weights[j],
-                lr,
-                c1,
-                c2,
+                s,
                 OUT_CLIP,
             );
         }
@@ -313,9 +320,7 @@ impl Adam {
             g.out_bias,
             &mut self.m.out_bias,
             &mut self.v.out_bias,
-            lr,
-            c1,
-            c2,
+            s,
             f32::MAX,
         );
     }
@@ -360,7 +365,7 @@ mod tests {
                 a.lists[1 - us].as_slice(),
                 [0.2, 0.9, 0.5, 0.65][i % 4],
             );
-            positions.push(pos.clone());
+            positions.push(pos);
             pos.play_text(m).unwrap();
         }
         (data, positions)

@@ -249,6 +249,9 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
         o.hidden
     );
     let check: Vec<usize> = if holdout.is_empty() {
+        eprintln!(
+            "note: no game is held out (too few games, or --holdout 0): the \"held-out\" loss below is the training positions' own, and early stopping cannot see overfitting"
+        );
         train.clone()
     } else {
         holdout.clone()
@@ -259,7 +262,7 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
     let mut adam = Adam::new(&net, o.lr);
     let mut grad = Gradient::zero(&net);
     let mut touched = Vec::new();
-    let mut rng = SplitMix64(o.seed ^ 0x7368_7566_666c_65);
+    let mut rng = SplitMix64(o.seed ^ 0x0073_6875_6666_6c65);
     let start_loss = model::loss(&net, &d.inputs, check, kf);
     let (mut best, mut best_loss, mut best_epoch, mut since) = (net.clone(), start_loss, 0, 0);
     let mut history: Vec<Epoch> = Vec::new();
