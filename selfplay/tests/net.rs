@@ -139,6 +139,14 @@ fn datagen_resumes_and_extends_to_the_same_file() {
     );
     let e = err(&datagen(&whole, "6", &[]));
     assert!(e.contains("can grow, not shrink"), "{e}");
+
+    // A file another process is writing is refused, and left as it is.
+    let held = std::fs::File::open(&whole).unwrap();
+    held.lock().unwrap();
+    let e = err(&datagen(&whole, "12", &[]));
+    assert!(e.contains("being written by another process"), "{e}");
+    drop(held);
+    assert_eq!(bytes(&whole), full);
 }
 
 /// Two shards merged are the whole run's file; a missing or repeated shard is refused.

@@ -112,27 +112,59 @@ pub fn run(o: &DatagenOptions) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// The games a run starts from: the first game to play, having truncated the file there.
-fn prepare(path: &Path, settings: &DataSettings, games: u64) -> Result<(u64, u64)> {
-    if !path.exists() {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
-        }
-        crate::output::replace_file(path, &data::encode_header(settings)?)?;
-        return Ok((0, 0));
+/// The data file at `path`, created if need be and locked for this process (a second
+/// datagen on the same file is refused; shards in one folder are separate files).
+fn open_locked(path: &Path) -> Result<std::fs::File> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
     }
-    let file = data::read(path, Tail::Tolerate)?;
-    if file.settings.identity() != settings.identity() {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{} is being written by another process (another datagen); wait for it to finish or stop it, then run again to resume",
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("locking {}", path.display()))
+        }
+    }
+}
+
+/// The first game to play into the locked `file` at `path`: 0 for a new file (its header
+/// written), else the last game there, whose records are cut off to be played again.
+fn prepare(
+    file: &mut std::fs::File,
+    path: &Path,
+    settings: &DataSettings,
+    games: u64,
+) -> Result<u64> {
+    let len = file
+        .metadata()
+        .with_context(|| format!("reading {}", path.display()))?
+        .len();
+    if len == 0 {
+        data::append(file, path, &data::encode_header(settings)?)?;
+        return Ok(0);
+    }
+    let read = data::read(path, Tail::Tolerate)?;
+    if read.settings.identity() != settings.identity() {
         bail!(
             "{} holds data made with other settings ({}); choose another --out, or give the same settings to resume or extend it",
             path.display(),
-            differences(&file.settings, settings)
+            differences(&read.settings, settings)
         );
     }
-    let Some(last) = file.records.last() else {
-        truncate(path, file.header_len)?;
-        return Ok((0, 0));
+    let Some(last) = read.records.last() else {
+        truncate(file, path, read.header_len)?;
+        return Ok(0);
     };
     if u64::from(last.game) >= games {
         bail!(
@@ -142,13 +174,13 @@ fn prepare(path: &Path, settings: &DataSettings, games: u64) -> Result<(u64, u64
         );
     }
     // The last game may have been cut by a kill: its records go and it is played again.
-    let first = file
+    let first = read
         .records
         .iter()
         .position(|r| r.game == last.game)
         .expect("the last record's game is there");
-    truncate(path, file.offsets[first])?;
-    Ok((u64::from(last.game), first as u64))
+    truncate(file, path, read.offsets[first])?;
+    Ok(u64::from(last.game))
 }
 
 /// The fields in which two settings differ, for a refusal.
@@ -173,11 +205,8 @@ fn differences(a: &DataSettings, b: &DataSettings) -> String {
         .join("; ")
 }
 
-fn truncate(path: &Path, len: u64) -> Result<()> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .and_then(|f| f.set_len(len))
+fn truncate(file: &std::fs::File, path: &Path, len: u64) -> Result<()> {
+    file.set_len(len)
         .with_context(|| format!("truncating {} to {len} bytes", path.display()))
 }
 
@@ -233,7 +262,8 @@ pub fn positions<G: Game>(start: G, game: &Played, skip_plies: u32) -> Result<Ve
 fn generate<G: Game>(o: &DatagenOptions, settings: DataSettings, path: &Path) -> Result<()> {
     let openings = Openings::parse::<G>(&o.openings)?;
     settings.engine.validate::<G>()?;
-    let (first, _) = prepare(path, &settings, o.games)?;
+    let mut file = open_locked(path)?;
+    let first = prepare(&mut file, path, &settings, o.games)?;
     let engine = settings.engine.clone();
     let matched = MatchSettings {
         variant: o.variant,
@@ -274,10 +304,10 @@ fn generate<G: Game>(o: &DatagenOptions, settings: DataSettings, path: &Path) ->
         "datagen {bar:30} {pos}/{len} games  {msg}  {per_sec}  eta {eta}",
     );
     bar.set_position(done);
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
+    // Appends go to the end whatever the cursor (the file was read and cut through others).
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))
+        .with_context(|| format!("seeking in {}", path.display()))?;
     let mut positions_written = 0u64;
     let mut write = |g: Played| -> Result<Flow> {
         let start = starts
