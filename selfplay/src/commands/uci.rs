@@ -23,7 +23,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 use variantlab_engine::game::Game;
 use variantlab_engine::search::{
-    Limits, Param, SearchConfig, SearchParams, SearchResult, Searcher, THREAD_STACK,
+    EvalChoice, Limits, Param, SearchConfig, SearchParams, SearchResult, Searcher, THREAD_STACK,
 };
 use variantlab_engine::{with_variant, Color, VariantKind};
 
@@ -473,7 +473,15 @@ impl<G: Game + Send + 'static> Session<G> {
                     emit(line);
                 }
             }
-            None => emit("info string eval: the classic evaluation has no feature trace"),
+            None => match &searcher.config().eval {
+                EvalChoice::Net(net) => emit(&format!(
+                    "info string eval: network ({} cells, {}): {} cp for the side to move",
+                    net.hidden(),
+                    net.info.inputs,
+                    net.evaluate(&self.pos)
+                )),
+                _ => emit("info string eval: the classic evaluation has no feature trace"),
+            },
         }
     }
 

@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests (each test file uses some of them).
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,4 +29,12 @@ pub fn skipped(test: &str, why: &str) {
             skipped_list().display()
         );
     }
+}
+
+/// Runs the `variantlab` binary with `args` and waits for it.
+pub fn variantlab(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_variantlab"))
+        .args(args)
+        .output()
+        .expect("variantlab runs")
 }
