@@ -11,11 +11,13 @@
 //!   the run folder (`run.json`, the CSVs, `games.pgn`, locks, resume, merge, SPRT matches);
 //! - [`tune`]: evaluation weights fitted to recorded games;
 //! - [`values`]: piece values from games;
+//! - [`net`]: network evaluation data (`datagen`) and training (`train-net`);
 //! - [`analysis`]: what run folders say (`stats`, `report`);
 //! - [`commands`]: the command line and the commands beside the layers.
 
 pub mod analysis;
 pub mod commands;
+pub mod net;
 pub mod output;
 pub mod run;
 pub mod stats;

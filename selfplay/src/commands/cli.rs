@@ -20,16 +20,16 @@ const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]`, `random-plies:P`
 
 /// `--variant`, of every command about one variant.
 #[derive(clap::Args, Debug)]
-struct VariantArg {
+pub struct VariantArg {
     /// Variant name (see `variantlab variants`) [default: the --variant-file's]
     #[arg(long)]
-    variant: Option<String>,
+    pub(crate) variant: Option<String>,
 }
 
 impl VariantArg {
     /// The variant given, or else the loaded variant file's: the one place a command's
     /// variant is looked up by name; everything past it carries the kind.
-    fn kind(self) -> Result<VariantKind> {
+    pub(crate) fn kind(self) -> Result<VariantKind> {
         match (self.variant, variantlab_engine::variants::file::loaded()) {
             (Some(n), _) => variant(&n),
             (None, Some(l)) => Ok(l.kind),
@@ -56,7 +56,7 @@ struct MatchArgs {
 
 /// How a command that plays games runs them.
 #[derive(clap::Args, Debug)]
-struct WorkerArgs {
+pub struct WorkerArgs {
     /// Worker threads; results do not depend on it [default: all cores]
     #[arg(long)]
     threads: Option<usize>,
@@ -184,6 +184,12 @@ enum Command {
     /// Fit a variant's evaluation weights to recorded games (Texel method); see
     /// docs/evaluation.md.
     Tune(TuneArgs),
+    /// Self-play positions with the search's score and the game's result, for training a
+    /// network (a data file, docs/evaluation.md "Network data").
+    Datagen(crate::net::cli::DatagenArgs),
+    /// Train a network evaluation from data files (docs/evaluation.md "Network evaluation").
+    TrainNet(crate::net::cli::TrainNetArgs),
+
     /// One self-contained HTML page with SVG plots of tournament folders.
     Report {
         /// Tournament folders (each with run.json and games.csv; piece_values.csv beside them
@@ -258,7 +264,7 @@ fn l2_choice(s: &str) -> Result<L2Choice, String> {
 }
 
 /// A share from 0 to 1.
-fn unit_share(s: &str) -> Result<f64, String> {
+pub(crate) fn unit_share(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
         _ => Err(format!("{s:?} is not a number from 0 to 1")),
@@ -266,7 +272,7 @@ fn unit_share(s: &str) -> Result<f64, String> {
 }
 
 /// A logistic scale: a finite number above 0.
-fn positive_scale(s: &str) -> Result<f64, String> {
+pub(crate) fn positive_scale(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
         _ => Err(format!("{s:?} is not a number above 0")),
@@ -393,7 +399,9 @@ pub struct PlayArgs {
 
 /// A value parser for counts (`--nodes`, `--games` ...): a whole number of at least `min`,
 /// with a message that says so for `0` or `-5` alike.
-fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+pub(crate) fn at_least(
+    min: u64,
+) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
     move |text| {
         let v: i128 = text
             .trim()
@@ -409,7 +417,9 @@ fn at_least(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + S
 /// A value parser for game counts: [`at_least`] `min`, and at most
 /// [`crate::run::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
 /// run of centuries.
-fn game_count(min: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+pub(crate) fn game_count(
+    min: u64,
+) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
     let at_least = at_least(min);
     move |text| {
         let v = at_least(text)?;
@@ -459,7 +469,7 @@ fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
 
 impl WorkerArgs {
     /// The options of a run: the threads checked (all cores unless given).
-    fn options(&self) -> Result<RunOptions> {
+    pub(crate) fn options(&self) -> Result<RunOptions> {
         Ok(RunOptions {
             threads: threads(self.threads)?,
             quiet: self.quiet,
@@ -480,6 +490,27 @@ fn threads(t: Option<usize>) -> Result<usize> {
     }
 }
 
+/// `--shard I/N` of a run of `games` games: the I-th of N slices by pair.
+pub(crate) fn parse_shard(s: &str, games: u64) -> Result<(u64, u64)> {
+    let (i, n) = s
+        .split_once('/')
+        .with_context(|| format!("--shard {s:?}: expected I/N"))?;
+    let (i, n): (u64, u64) = (
+        i.parse()
+            .with_context(|| format!("--shard {s:?}: {i:?} is not a number"))?,
+        n.parse()
+            .with_context(|| format!("--shard {s:?}: {n:?} is not a number"))?,
+    );
+    if n == 0 || i == 0 || i > n {
+        bail!("--shard {s:?}: need 1 <= I <= N");
+    }
+    let pairs = games.div_ceil(2);
+    if i > pairs {
+        bail!("--shard {s:?}: {games} games make {pairs} pairs, so slice {i} of {n} would play nothing; use at most {pairs} shards");
+    }
+    Ok((i, n))
+}
+
 fn play(args: PlayArgs) -> Result<()> {
     let opts = args.workers.options()?;
     let (job, dir) = if let Some(dir) = args.resume {
@@ -495,28 +526,11 @@ fn play(args: PlayArgs) -> Result<()> {
         if games == 0 {
             bail!("--games must be at least 1");
         }
-        let shard = match &args.shard {
-            None => None,
-            Some(s) => {
-                let (i, n) = s
-                    .split_once('/')
-                    .with_context(|| format!("--shard {s:?}: expected I/N"))?;
-                let (i, n): (u64, u64) = (
-                    i.parse()
-                        .with_context(|| format!("--shard {s:?}: {i:?} is not a number"))?,
-                    n.parse()
-                        .with_context(|| format!("--shard {s:?}: {n:?} is not a number"))?,
-                );
-                if n == 0 || i == 0 || i > n {
-                    bail!("--shard {s:?}: need 1 <= I <= N");
-                }
-                let pairs = games.div_ceil(2);
-                if i > pairs {
-                    bail!("--shard {s:?}: {games} games make {pairs} pairs, so slice {i} of {n} would play nothing; use at most {pairs} shards");
-                }
-                Some((i, n))
-            }
-        };
+        let shard = args
+            .shard
+            .as_deref()
+            .map(|s| parse_shard(s, games))
+            .transpose()?;
         let resign = args
             .adjudicate_resign
             .as_deref()
@@ -841,6 +855,7 @@ fn ini_section(command: &Command, path: &std::path::Path) -> Result<String> {
             variant.variant.iter().cloned().collect()
         }
         Command::Play(a) => a.variant.variant.iter().cloned().collect(),
+        Command::Datagen(a) => a.variant.variant.iter().cloned().collect(),
         Command::Values(a) => a.variant.variant.iter().cloned().collect(),
         Command::Sprt(a) => a.variant.variant.iter().cloned().collect(),
         Command::Study(a) => a.variants.clone(),
@@ -928,6 +943,8 @@ pub fn run() -> Result<()> {
             )
         }
         Command::Play(args) => play(args),
+        Command::Datagen(args) => crate::net::cli::datagen(args),
+        Command::TrainNet(args) => crate::net::cli::train_net(args),
         Command::Tune(a) => crate::tune::run(&crate::tune::TuneOptions {
             games: a.games,
             out: a.out,
