@@ -19,6 +19,9 @@ pub const CHUNK: usize = 256;
 pub const FT_CLIP: f32 = 1.98;
 /// Output weights are kept within ±this: times `QB` = 256 they fit `i16`.
 pub const OUT_CLIP: f32 = 127.0;
+/// The linear path's weights are kept within ±this (in units of 400 cp: 40,000 cp), far
+/// inside the `i32` they become times `QA · QB`.
+pub const PSQT_CLIP: f32 = 100.0;
 
 /// Positions as the network sees them: each position's side-to-move inputs, then the other
 /// side's, as slices of one array.
@@ -82,6 +85,9 @@ fn forward(net: &FloatNet, lists: [&[u16]; 2], acc: &mut [Vec<f32>; 2]) -> f32 {
         }
         let w = &net.out_weights[p * h..][..h];
         out += a.iter().zip(w).map(|(&x, &w)| screlu(x) * w).sum::<f32>();
+        // The linear path: half the side to move's sum less half the other's.
+        let sign = if p == 0 { 0.5 } else { -0.5 };
+        out += sign * list.iter().map(|&f| net.psqt[f as usize]).sum::<f32>();
     }
     out
 }
@@ -116,6 +122,8 @@ pub struct Gradient {
     pub out_weights: Vec<f32>,
     /// Of the output bias.
     pub out_bias: f32,
+    /// Of the linear path's weights.
+    pub psqt: Vec<f32>,
 }
 
 impl Gradient {
@@ -126,6 +134,7 @@ impl Gradient {
             ft_bias: vec![0.0; net.hidden],
             out_weights: vec![0.0; 2 * net.hidden],
             out_bias: 0.0,
+            psqt: vec![0.0; net.features],
         }
     }
 }
@@ -139,6 +148,8 @@ struct ChunkGradient {
     ft_bias: Vec<f32>,
     out_weights: Vec<f32>,
     out_bias: f32,
+    /// The linear path's, by the rows in `rows`.
+    psqt: Vec<f32>,
     loss: f64,
 }
 
@@ -151,6 +162,7 @@ fn chunk_gradient(net: &FloatNet, data: &Inputs, chunk: &[usize], k: f32) -> Chu
         ft_bias: vec![0.0; h],
         out_weights: vec![0.0; 2 * h],
         out_bias: 0.0,
+        psqt: Vec::new(),
         loss: 0.0,
     };
     let mut acc = [Vec::with_capacity(h), Vec::with_capacity(h)];
@@ -176,15 +188,18 @@ fn chunk_gradient(net: &FloatNet, data: &Inputs, chunk: &[usize], k: f32) -> Chu
                 };
                 g.ft_bias[j] += d_acc[j];
             }
+            let d_psqt = if side == 0 { 0.5 * d_out } else { -0.5 * d_out };
             for &f in *list {
                 let s = &mut slot[f as usize];
                 if *s == u32::MAX {
                     *s = g.rows.len() as u32;
                     g.rows.push(f);
                     g.ft.resize(g.ft.len() + h, 0.0);
+                    g.psqt.push(0.0);
                 }
                 let row = &mut g.ft[*s as usize * h..][..h];
                 row.iter_mut().zip(&d_acc).for_each(|(r, d)| *r += d);
+                g.psqt[*s as usize] += d_psqt;
             }
         }
     }
@@ -220,6 +235,7 @@ pub fn gradient(
             let dst = &mut grad.ft_weights[f as usize * h..][..h];
             let src = &part.ft[r * h..][..h];
             dst.iter_mut().zip(src).for_each(|(d, s)| *d += s * scale);
+            grad.psqt[f as usize] += part.psqt[r] * scale;
         }
         grad.ft_bias
             .iter_mut()
@@ -323,6 +339,16 @@ impl Adam {
             s,
             f32::MAX,
         );
+        for j in 0..net.features {
+            adam_one(
+                &mut net.psqt[j],
+                g.psqt[j],
+                &mut self.m.psqt[j],
+                &mut self.v.psqt[j],
+                s,
+                PSQT_CLIP,
+            );
+        }
     }
 }
 
@@ -335,6 +361,7 @@ pub fn clear(g: &mut Gradient, touched: &[u16], hidden: usize) {
     g.ft_bias.fill(0.0);
     g.out_weights.fill(0.0);
     g.out_bias = 0.0;
+    g.psqt.fill(0.0);
 }
 
 #[cfg(test)]
@@ -397,6 +424,7 @@ mod tests {
         net.ft_weights.iter_mut().for_each(|w| *w *= 0.1);
         net.ft_bias.iter_mut().for_each(|b| *b = 0.5);
         net.out_weights.iter_mut().for_each(|w| *w *= 4.0);
+        net.psqt = variantlab_engine::nnue::material_psqt::<G>();
         let rows: Vec<usize> = (0..data.len()).collect();
         let k = 1.3;
         let mut g = Gradient::zero(&net);
@@ -436,7 +464,8 @@ mod tests {
             );
         }
         check("out bias", &|n| &mut n.out_bias, g.out_bias);
-        assert_eq!(checked, 13);
+        check("linear path", &|n| &mut n.psqt[f], g.psqt[f]);
+        assert_eq!(checked, 14);
         // A row no position touches has no gradient.
         let unused = (0..net.features)
             .find(|f| !touched.contains(&(*f as u16)))

@@ -259,6 +259,8 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
     let check = &check[..];
     let kf = k as f32;
     let mut net = FloatNet::new(layout.features, o.hidden, o.seed);
+    // The linear path starts at the material balance (docs/evaluation.md).
+    net.psqt = variantlab_engine::nnue::material_psqt::<G>();
     let mut adam = Adam::new(&net, o.lr);
     let mut grad = Gradient::zero(&net);
     let mut touched = Vec::new();
