@@ -2,7 +2,7 @@
 # make findings-check: every figure of docs/findings.md recomputed from the committed record in
 # data/findings/ (scripts/findings_derive.sh into a scratch folder), then compared with the
 # committed tables (ladder.csv, trend.csv, balance.csv, length.csv, usage.csv, diversity.csv,
-# piece_values.csv and each rule alternatives' compare.csv), the page
+# typical.csv, piece_values.csv and each rule alternatives' compare.csv), the page
 # and its plots. Fails, naming the file and showing the difference, when any differs.
 #
 # Usage: scripts/findings_check.sh BIN [--fast]
@@ -34,7 +34,7 @@ differs() { # differs COMMITTED RECOMPUTED
     status=1
   fi
 }
-for f in ladder.csv trend.csv balance.csv length.csv usage.csv diversity.csv piece_values.csv \
+for f in ladder.csv trend.csv balance.csv length.csv usage.csv diversity.csv typical.csv piece_values.csv \
   $(cd "$DATA" && ls alternatives/*/compare.csv 2>/dev/null); do
   differs "$DATA/$f" "$work/data/$f"
 done

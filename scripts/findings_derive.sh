@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The figures of the findings from the committed record alone: for every run in RECORD
 # (data/findings/VARIANT/RUN/ with run.json, games.csv and moves.csv.xz), the statistics
-# (balance.csv, length.csv, ladder.csv, trend.csv, usage.csv, diversity.csv) and the tuned piece values
-# (piece_values.csv), each run's leading values then added to ladder.csv, and each set of rule
-# alternatives' compare.csv (RECORD/alternatives/SET/); written to DEST.
+# (balance.csv, length.csv, ladder.csv, trend.csv, usage.csv, diversity.csv, typical.csv) and the
+# tuned piece values (piece_values.csv), each run's leading values then added to ladder.csv, and
+# each set of rule alternatives' compare.csv (RECORD/alternatives/SET/); written to DEST.
 #
 # Usage: scripts/findings_derive.sh BIN RECORD DEST [--no-values]
 # --no-values takes piece_values.csv from RECORD instead of refitting it (the refit is most of
@@ -41,7 +41,7 @@ done
 [[ ${#runs[@]} -gt 0 ]] || { echo "findings_derive: no runs in $RECORD" >&2; exit 2; }
 
 (cd "$work" && "$BIN" stats "${runs[@]}" --out "$work/stats" >/dev/null)
-for f in balance.csv length.csv ladder.csv trend.csv usage.csv diversity.csv; do cp "$work/stats/$f" "$DEST/"; done
+for f in balance.csv length.csv ladder.csv trend.csv usage.csv diversity.csv typical.csv; do cp "$work/stats/$f" "$DEST/"; done
 
 if [[ "$VALUES" == --no-values ]]; then
   [[ "$RECORD" == "$DEST" ]] || cp "$RECORD/piece_values.csv" "$DEST/"

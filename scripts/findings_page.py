@@ -395,6 +395,7 @@ def render(data):
         ["variant", "rule", "games using it", "share of games [95%]", "uses per game",
          "first use (median ply after the opening)", "kinds most used (uses per game)"], urows)
 
+    typical(data, facts, variants, ours, top)
     alternatives(data, facts)
 
     # The calibration: chess by stronger engines on the same openings.
@@ -449,6 +450,25 @@ def render(data):
                                    "less often at every level" if not any(more) else
                                    "more often at some levels only")
     return string.Formatter().vformat(open(TEMPLATE, encoding="utf-8").read(), (), facts)
+
+
+def typical(data, facts, variants, ours, top):
+    """`typical_table`: each variant's typical games at the top level (typical.csv), each
+    linked to its run's record."""
+    tpath = os.path.join(data, "typical.csv")
+    rows = read_csv(tpath)
+    out = []
+    for v in variants:
+        run = next(r["run"] for r in ours if r["variant"] == v and int(r["nodes"]) == top)
+        for t in (t for t in rows if t["dir"] == run):
+            game = field(t, "game", tpath, int)
+            uses = field(t, "uses", tpath, int)
+            out.append([NAMES[v], t["role"], f"[game {game}](../data/findings/{run}/)",
+                        field(t, "plies", tpath, int), t["result"].replace("1/2-1/2", "½-½"),
+                        t["termination"].replace("_", " "),
+                        f"{t['rule']}: {uses}" if t["rule"] else "–"])
+    facts["typical_table"] = md_table(
+        ["variant", "role", "game", "plies", "result", "ended by", "special rule: uses"], out)
 
 
 def plots(data, folder):

@@ -851,3 +851,110 @@ fn stats_count_how_the_special_rules_are_used() {
         assert!(distinct >= 1 && distinct <= reaching);
     }
 }
+
+/// `typical.csv` and the report's "Typical games" pick the games the rules name, recomputed here
+/// from `games.csv` and the move texts: the decisive game nearest the median length of the
+/// decisive games, the longest game not stopped by the ply cap, and the game with the most
+/// promotions (a five-letter move in chess's notation), each tie to the lowest id.
+#[test]
+fn typical_games_are_the_ones_the_rules_name() {
+    let run = tmp("typical");
+    small_run(&run, "chess");
+    let out = tmp("typical-stats");
+    stats_balance(&[&run], &out);
+    let rows = csv_rows(&out.join("typical.csv"));
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let chosen = |role: &str| -> Vec<String> {
+        rows[1..]
+            .iter()
+            .find(|r| r[col("role")] == role)
+            .unwrap_or_else(|| panic!("no {role} game in {rows:?}"))
+            .clone()
+    };
+    let games = csv_rows(&run.join("games.csv"));
+    let g = |name: &str| games[0].iter().position(|h| h == name).unwrap();
+    // (id, plies, result, termination)
+    let list: Vec<(u64, i64, String, String)> = games[1..]
+        .iter()
+        .map(|r| {
+            (
+                r[g("game_id")].parse().unwrap(),
+                r[g("plies")].parse().unwrap(),
+                r[g("result")].clone(),
+                r[g("termination")].clone(),
+            )
+        })
+        .collect();
+    let mut decisive: Vec<i64> = list
+        .iter()
+        .filter(|x| x.2 != "1/2-1/2")
+        .map(|x| x.1)
+        .collect();
+    decisive.sort_unstable();
+    assert!(!decisive.is_empty(), "a 300-node chess run has won games");
+    let n = decisive.len();
+    let median = (decisive[(n - 1) / 2] + decisive[n / 2]) as f64 / 2.0;
+    let best = list
+        .iter()
+        .filter(|x| x.2 != "1/2-1/2")
+        .map(|x| ((x.1 as f64 - median).abs(), x.0))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .unwrap();
+    let d = chosen("decisive");
+    assert_eq!(d[col("game")], best.1.to_string());
+    assert_eq!(d[col("median_decisive_plies")], format!("{median:.1}"));
+    let uncapped: Vec<&(u64, i64, String, String)> =
+        list.iter().filter(|x| x.3 != "max_plies").collect();
+    let pool = if uncapped.is_empty() {
+        list.iter().collect()
+    } else {
+        uncapped
+    };
+    let longest = pool.iter().map(|x| x.1).max().unwrap();
+    let long_id = pool
+        .iter()
+        .filter(|x| x.1 == longest)
+        .map(|x| x.0)
+        .min()
+        .unwrap();
+    assert_eq!(chosen("long")[col("game")], long_id.to_string());
+    // Promotions per game from the move texts, after the opening (the recorded moves are).
+    let mut promotions: std::collections::BTreeMap<u64, u64> = Default::default();
+    for m in &csv_rows(&run.join("moves.csv"))[1..] {
+        if m[2].len() == 5 {
+            *promotions.entry(m[0].parse().unwrap()).or_default() += 1;
+        }
+    }
+    let most = *promotions.values().max().expect("some game promotes");
+    let special_id = promotions.iter().find(|p| *p.1 == most).unwrap().0;
+    let s = chosen("special rule");
+    assert_eq!(s[col("rule")], "promotion");
+    assert_eq!(s[col("game")], special_id.to_string());
+    assert_eq!(s[col("uses")], most.to_string());
+    // The report lists the same games, each opening in the viewer with its boards.
+    let report = out.join("report.html");
+    let o = variantlab(&[
+        "report",
+        run.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&report).unwrap();
+    let section = &html[html.find("<h2>Typical games</h2>").expect("section")..];
+    let section = &section[..section.find("</table>").unwrap()];
+    for role in ["decisive", "long", "special rule"] {
+        let id = &chosen(role)[col("game")];
+        assert!(
+            section.contains(&format!(
+                "<td class=l>{role}</td><td class=l><a href=\"#viewer\" data-open-game=\"0:{id}\">game {id}</a>"
+            )),
+            "{role}: game {id} in {section}"
+        );
+        assert!(
+            html.contains(&format!("\"label\":\"typical {role}\",\"id\":{id}"))
+                || html.contains(&format!("\"id\":{id},\"label\":\"typical {role}\"")),
+            "{role} among the viewer's examples"
+        );
+    }
+}

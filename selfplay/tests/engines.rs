@@ -439,13 +439,18 @@ fn an_sprt_match_against_a_faulty_engine_counts_its_forfeits() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Stockfish on `PATH`, or where Debian installs it.
-fn stockfish() -> Option<PathBuf> {
+/// `name` on `PATH`, or where Debian installs it.
+fn installed(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain([PathBuf::from("/usr/games")])
-        .map(|d| d.join("stockfish"))
+        .map(|d| d.join(name))
         .find(|p| p.is_file())
+}
+
+/// Stockfish on `PATH`, or where Debian installs it.
+fn stockfish() -> Option<PathBuf> {
+    installed("stockfish")
 }
 
 #[test]
@@ -492,4 +497,186 @@ fn stockfish_plays_legal_games() {
     assert!(moves.lines().count() > 10);
     assert!(dir.join("engines/stockfish.stderr.log").exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Fairy-Stockfish on `PATH` or where Debian installs it; the skip of `test` recorded without.
+fn fairy_stockfish(test: &str) -> Option<PathBuf> {
+    let found = installed("fairy-stockfish");
+    if found.is_none() {
+        common::skipped(
+            test,
+            "fairy-stockfish not found on PATH or in /usr/games (apt-get install fairy-stockfish)",
+        );
+    }
+    found
+}
+
+/// A variant file in the repository (`data/variants/`, `docs/examples/`).
+fn repo_file(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+/// Two games of Los Alamos chess (a variant file) from `white`'s configuration against the
+/// built-in engine, recorded in `dir`; the games must end by the rules, with no forfeit.
+fn los_alamos_against(white: &str, dir: &Path) {
+    let o = variantlab(&[
+        "play",
+        "--variant-file",
+        &repo_file("data/variants/los-alamos.toml"),
+        "--games",
+        "2",
+        "--white",
+        white,
+        "--nodes",
+        "1000",
+        "--record-moves",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = games(dir);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert!(
+            ![
+                "illegal_move",
+                "engine_crash",
+                "time_forfeit",
+                "engine_protocol"
+            ]
+            .contains(&r["termination"].as_str()),
+            "{r:?}"
+        );
+        assert!(r["plies"].parse::<u32>().unwrap() > 4, "{r:?}");
+    }
+}
+
+/// A variant file against Fairy-Stockfish: the variant, exported to Fairy-Stockfish's format,
+/// is written into the run folder (and nowhere else) and given as VariantPath before the
+/// variant is chosen, so the engine plays legal moves to the end of both games.
+#[test]
+fn a_variant_file_plays_fairy_stockfish_through_its_exported_definition() {
+    let test = "a_variant_file_plays_fairy_stockfish_through_its_exported_definition";
+    let Some(fsf) = fairy_stockfish(test) else {
+        return;
+    };
+    let dir = tmp("fsf-file");
+    los_alamos_against(&format!("engine:{}", fsf.display()), &dir);
+    let ini = std::fs::read_to_string(dir.join("variant.ini")).expect("variant.ini written");
+    assert!(
+        ini.contains("[los-alamos]") && ini.contains("maxFile = f"),
+        "{ini}"
+    );
+    // Extended from its folder alone (run.json holds the variant file), the definition is
+    // written again; --force replaces the run, variant.ini included.
+    std::fs::remove_file(dir.join("variant.ini")).unwrap();
+    let o = variantlab(&[
+        "play",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--games",
+        "4",
+        "--white",
+        &format!("engine:{}", fsf.display()),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = games(&dir);
+    assert_eq!(rows.len(), 4);
+    assert!(
+        rows.iter().all(|r| r["termination"] != "illegal_move"),
+        "{rows:?}"
+    );
+    // The same definition; its comment names where it was read from (now run.json).
+    let again = std::fs::read_to_string(dir.join("variant.ini")).unwrap();
+    let body = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&again), body(&ini));
+    let o = variantlab(&[
+        "play",
+        "--variant-file",
+        &repo_file("data/variants/los-alamos.toml"),
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--quiet",
+        "--force",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!dir.join("variant.ini").exists(), "--force removes it");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A configuration whose options name a VariantPath of its own: the options are sent before the
+/// variant is checked, so Fairy-Stockfish knows the variant from that file; no definition is
+/// written into the run folder then.
+#[test]
+fn an_engine_configuration_with_its_own_variant_path_plays_the_variant() {
+    let test = "an_engine_configuration_with_its_own_variant_path_plays_the_variant";
+    let Some(fsf) = fairy_stockfish(test) else {
+        return;
+    };
+    let work = tmp("fsf-own");
+    std::fs::create_dir_all(&work).unwrap();
+    let o = variantlab(&[
+        "export",
+        "--variant-file",
+        &repo_file("data/variants/los-alamos.toml"),
+        "--fsf",
+        "los-alamos",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ini = work.join("custom.ini");
+    std::fs::write(&ini, &o.stdout).unwrap();
+    let config = work.join("fsf.json");
+    let json = serde_json::json!({
+        "name": "fsf-own",
+        "engine": fsf.display().to_string(),
+        "options": {"VariantPath": ini.display().to_string()},
+    });
+    std::fs::write(&config, json.to_string()).unwrap();
+    let dir = work.join("run");
+    los_alamos_against(config.to_str().unwrap(), &dir);
+    assert!(!dir.join("variant.ini").exists());
+    assert!(games(&dir).iter().any(|r| r["white"] == "fsf-own"));
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A variant file Fairy-Stockfish's format cannot express (Dream Chess 46's holes) is refused
+/// against it before any file is written, saying why and what to do.
+#[test]
+fn a_variant_file_fairy_stockfish_cannot_read_is_refused_before_the_run() {
+    let test = "a_variant_file_fairy_stockfish_cannot_read_is_refused_before_the_run";
+    let Some(fsf) = fairy_stockfish(test) else {
+        return;
+    };
+    let dir = tmp("fsf-holes");
+    let o = variantlab(&[
+        "play",
+        "--variant-file",
+        &repo_file("docs/examples/dream-46-queen-back.toml"),
+        "--games",
+        "2",
+        "--white",
+        &format!("engine:{}", fsf.display()),
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("dream-46-queen-back cannot be written in Fairy-Stockfish's format")
+            && e.contains("holes")
+            && e.contains("VariantPath"),
+        "{e}"
+    );
+    assert!(!dir.exists(), "nothing written");
 }

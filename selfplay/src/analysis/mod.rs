@@ -25,6 +25,7 @@ pub mod charts;
 pub mod compare;
 pub mod ladder;
 pub mod report;
+pub mod typical;
 pub mod usage;
 pub mod value_files;
 pub mod viewer;
@@ -493,7 +494,8 @@ pub fn length_rows(run: &RunData, b: &Balance) -> Vec<Vec<String>> {
 }
 
 /// Writes `balance.csv`, `length.csv`, `ladder.csv` and `trend.csv` ([`ladder`]) for the runs
-/// into `out`, and `usage.csv` and `diversity.csv` ([`usage`]) for those that record moves.
+/// into `out`, `usage.csv` and `diversity.csv` ([`usage`]) for those that record moves, and
+/// `typical.csv` ([`typical`]).
 ///
 /// # Errors
 /// An unwritable folder; a run whose recorded moves do not replay.
@@ -527,8 +529,11 @@ pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
         ladder::trend_rows(&ladders),
     )?;
     let mut usages = Vec::new();
+    let mut typical = Vec::new();
     for r in runs {
-        if let Some(u) = usage::usage(r)? {
+        let u = usage::usage(r)?;
+        typical.push((r, typical::typical(r, u.as_ref())));
+        if let Some(u) = u {
             usages.push((r, u));
         }
     }
@@ -546,6 +551,17 @@ pub fn write(runs: &[RunData], out: &Path) -> Result<()> {
             .map(|s| s.to_string())
             .collect(),
         usages.iter().flat_map(|(r, u)| usage::diversity_rows(r, u)),
+    )?;
+    write_table(
+        out,
+        "typical.csv",
+        typical::TYPICAL_HEADER
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        typical
+            .iter()
+            .flat_map(|(r, t)| typical::typical_rows(r, t)),
     )
 }
 
@@ -567,8 +583,8 @@ pub(crate) fn write_table(
     Ok(())
 }
 
-/// `variantlab stats`: `balance.csv`, `length.csv`, `ladder.csv`, `trend.csv`, `usage.csv` and
-/// `diversity.csv` of the runs in `dirs`, and one line of balance figures per run.
+/// `variantlab stats`: `balance.csv`, `length.csv`, `ladder.csv`, `trend.csv`, `usage.csv`,
+/// `diversity.csv` and `typical.csv` of the runs in `dirs`, and one line of balance figures per run.
 ///
 /// # Errors
 /// An unreadable run folder, an unwritable output folder.
@@ -591,7 +607,7 @@ pub fn stats_command(dirs: &[PathBuf], out: &Path) -> Result<()> {
         );
     }
     out!(
-        "wrote balance.csv, length.csv, ladder.csv, trend.csv, usage.csv and diversity.csv in {}",
+        "wrote balance.csv, length.csv, ladder.csv, trend.csv, usage.csv, diversity.csv and typical.csv in {}",
         out.display()
     );
     Ok(())

@@ -206,6 +206,37 @@ fn estimated_values_html(runs: &[crate::analysis::RunData]) -> Result<String> {
     Ok(html)
 }
 
+/// The "Typical games" section: each run's games chosen by [`crate::analysis::typical`]'s
+/// rules, each opening in the viewer.
+fn typical_html(labels: &[String], typicals: &[crate::analysis::typical::TypicalGames]) -> String {
+    let mut html = String::from("<h2>Typical games</h2><p class=note>Chosen by rule (docs/statistics.md, \"Typical games\"): <b>decisive</b>, the won game whose length is nearest the median length of the run's won games; <b>long</b>, the longest game that did not reach the ply cap (the longest of all when every game did); <b>special rule</b>, the game with the most uses of the variant's special rule (named beside it; a variant file's is the rule the fewest games used). Ties go to the lowest game number; one game may fill two roles.</p><table><tr><th>variant</th><th>role</th><th>game</th><th>plies</th><th>result</th><th>termination</th><th>special rule: uses</th></tr>");
+    for (ri, (label, t)) in labels.iter().zip(typicals).enumerate() {
+        for g in &t.games {
+            let rule = if t.rule.is_empty() {
+                "–".to_string()
+            } else {
+                format!("{}: {}", esc(&t.rule), g.uses)
+            };
+            html += &format!(
+                "<tr><td>{}</td><td class=l>{}</td><td class=l><a href=\"#viewer\" data-open-game=\"{ri}:{id}\">game {id}</a></td><td>{}</td><td>{}</td><td class=l>{}</td><td class=l>{rule}</td></tr>",
+                esc(label),
+                g.role,
+                g.plies,
+                g.result,
+                esc(&g.termination),
+                id = g.game,
+            );
+        }
+        if t.games.is_empty() {
+            html += &format!(
+                "<tr><td>{}</td><td class=l colspan=6>no games</td></tr>",
+                esc(label)
+            );
+        }
+    }
+    html + "</table>"
+}
+
 /// The page's style: tables, boards (occupant discs by owner), viewer.
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}td:first-child,td.l{text-align:left}.grid{display:flex;flex-wrap:wrap;gap:12px}.diagram{border:1px solid #ddd;padding:6px;margin:6px 0}.legend span{display:inline-block;margin-right:14px;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;border:1px solid #999;margin-right:4px;vertical-align:-2px}g.occ.e{display:none}g.occ.w circle{fill:#fff;stroke:#222}g.occ.b circle{fill:#222;stroke:#000}g.occ.n circle{fill:#ffd54a;stroke:#7a5c00}g.occ.w text,g.occ.n text{fill:#111}g.occ.b text{fill:#fff}#viewer{border:2px solid #bbb;padding:8px}#vmoves{max-height:220px;overflow:auto;font-family:monospace;font-size:12px;border:1px solid #ddd;padding:4px}#vmoves span{display:inline-block;min-width:9em;cursor:pointer}#vmoves span.cur{background:#ffe08a}#vexamples button{margin:2px}.tag{font-family:monospace;font-weight:bold}.note{color:#555;font-size:13px}#selfcheck{display:none}body.shot>*:not(#viewer){display:none}body.shot{max-width:none;margin:8px}";
 
@@ -291,7 +322,15 @@ pub fn write_html_compared(
     let budget = crate::analysis::viewer::STATE_PLY_BUDGET / runs.len().max(1);
     let mut views = Vec::new();
     let mut rows = Vec::new();
+    let mut typicals = Vec::new();
     for r in runs {
+        let typical =
+            crate::analysis::typical::typical(r, crate::analysis::usage::usage(r)?.as_ref());
+        let extra: Vec<(String, u64)> = typical
+            .games
+            .iter()
+            .map(|t| (format!("typical {}", t.role), t.game))
+            .collect();
         let games = crate::run::recorded::read_games(&r.dir)?;
         let moves = if r.dir.join("moves.csv").exists() {
             crate::run::recorded::read_moves(&r.dir)?
@@ -305,9 +344,11 @@ pub fn write_html_compared(
             &games,
             &moves,
             budget,
+            &extra,
         ))?;
         views.push(view);
         rows.push(games);
+        typicals.push(typical);
     }
 
     // Boards: the start position of every variant of the page.
@@ -389,6 +430,7 @@ pub fn write_html_compared(
         }
     }
     html += "</table>";
+    html += &typical_html(&labels, &typicals);
 
     // The viewer.
     let with_states: usize = views.iter().map(|v| v.with_states).sum();

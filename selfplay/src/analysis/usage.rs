@@ -56,6 +56,9 @@ pub struct Usage {
     pub rules: Vec<RuleRow>,
     /// One row per ply of [`DIVERSITY_PLIES`].
     pub diversity: Vec<Diversity>,
+    /// Per game id, the uses of each rule (over its kinds) in that game; a game that used no
+    /// rule has no entry ([`super::typical`] picks a game by them).
+    pub per_game: BTreeMap<u64, BTreeMap<&'static str, u64>>,
 }
 
 /// The usage of `run`, replaying its recorded moves; `None` for a run without them.
@@ -80,6 +83,7 @@ fn usage_of<G: Game>(
     let mut by_rule: BTreeMap<RuleUse, Vec<(u64, u64, usize)>> = BTreeMap::new();
     let mut seen: Vec<HashSet<u64>> = vec![HashSet::new(); DIVERSITY_PLIES.len()];
     let mut reaching = vec![0; DIVERSITY_PLIES.len()];
+    let mut per_game = BTreeMap::new();
     for g in games {
         let plies = moves.get(&g.id).map(Vec::as_slice).unwrap_or(&[]);
         let mut used: BTreeMap<RuleUse, (u64, usize)> = BTreeMap::new();
@@ -101,6 +105,14 @@ fn usage_of<G: Game>(
             Ok(())
         })?;
         at(plies.len(), last.hash());
+        let whole: BTreeMap<&'static str, u64> = used
+            .iter()
+            .filter(|(r, _)| r.kind.is_none())
+            .map(|(r, &(uses, _))| (r.rule, uses))
+            .collect();
+        if !whole.is_empty() {
+            per_game.insert(g.id, whole);
+        }
         for (rule, (uses, first)) in used {
             by_rule.entry(rule).or_default().push((g.id, uses, first));
         }
@@ -149,6 +161,7 @@ fn usage_of<G: Game>(
         games: games.len(),
         rules,
         diversity,
+        per_game,
     })
 }
 

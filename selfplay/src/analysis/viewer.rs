@@ -164,7 +164,8 @@ pub struct RunView {
 }
 
 /// Replays the games of one run and builds its viewer data, with board states for the
-/// example games and for the first games up to `budget` plies.
+/// example games (`extra`, labelled, after the run's [`examples`]) and for the first games up to
+/// `budget` plies.
 ///
 /// # Errors
 /// A bad opening or an illegal recorded move ([`crate::run::recorded::replay`]).
@@ -175,10 +176,12 @@ pub fn run_view<G: Game>(
     games: &[GameRow],
     moves: &HashMap<u64, Vec<Ply>>,
     budget: usize,
+    extra: &[(String, u64)],
 ) -> Result<RunView> {
     let start = G::start().diagram();
     let template = diagram_svg(&start);
-    let examples = examples(games);
+    let mut examples = examples(games);
+    examples.extend_from_slice(extra);
     // The examples always; then the games in order, while the budget lasts.
     let mut chosen: BTreeSet<u64> = examples.iter().map(|e| e.1).collect();
     let mut left = budget;

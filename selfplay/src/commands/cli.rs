@@ -157,12 +157,13 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Balance and game-length statistics of tournament folders: balance.csv, length.csv.
+    /// Statistics of tournament folders: balance.csv, length.csv, ladder.csv, trend.csv, usage.csv,
+    /// diversity.csv, typical.csv (docs/statistics.md).
     Stats {
         /// Tournament folders (each with run.json and games.csv).
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
-        /// Folder for balance.csv and length.csv.
+        /// Folder for the CSV files.
         #[arg(long, default_value = "out/stats")]
         out: PathBuf,
     },

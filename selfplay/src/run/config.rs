@@ -232,13 +232,40 @@ impl EngineConfig {
     /// The engine cannot be started, does not answer `uciok`/`readyok` in time, or lacks
     /// the variant or an option.
     pub fn check_engine(&self, variant: &str) -> Result<()> {
+        use crate::run::engine_process::Definition;
         if let Some(command) = &self.engine {
             let mut e = crate::run::engine_process::UciEngine::start(command, None)
                 .with_context(|| format!("configuration {:?}", self.name))?;
-            e.configure(variant, &self.options)
+            let definition = match self.exported_definition(variant) {
+                None => Definition::None,
+                Some(Ok(_)) => Definition::Exported(None),
+                Some(Err(why)) => Definition::Unavailable(why),
+            };
+            e.configure(variant, &self.options, &definition)
                 .with_context(|| format!("configuration {:?}", self.name))?;
         }
         Ok(())
+    }
+
+    /// For an external engine playing the loaded variant file `variant` whose options name no
+    /// `VariantPath`: the file in Fairy-Stockfish's format
+    /// ([`Definition`](crate::run::engine_process::Definition)), or why it cannot be written
+    /// so; `None` when there is nothing to give.
+    pub fn exported_definition(&self, variant: &str) -> Option<Result<String, String>> {
+        self.engine.as_ref()?;
+        if self
+            .options
+            .keys()
+            .any(|k| k.eq_ignore_ascii_case("VariantPath"))
+        {
+            return None;
+        }
+        let loaded = variantlab_engine::variants::file::loaded().filter(|l| l.name == variant)?;
+        Some(
+            variantlab_engine::variants::file::fsf::export_kind(loaded.kind).map_err(|e| {
+                format!("{variant} cannot be written in Fairy-Stockfish's format: {e}")
+            }),
+        )
     }
 
     /// The search configuration for the variant `G`.

@@ -316,29 +316,39 @@ impl UciEngine {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Sets the variant (`UCI_Variant`, when the variant is not chess) and `options`, then
-    /// waits for `readyok`.
+    /// Sets `options`, the variant file's `definition` (`VariantPath`, when the engine has that
+    /// option) and the variant (`UCI_Variant`, when the variant is not chess), then waits for
+    /// `readyok`. The options go first and the option list is read again (`uci` once more), since
+    /// an option may change the variants the engine knows: Fairy-Stockfish reprints its
+    /// `UCI_Variant` list after a `VariantPath`.
     ///
     /// # Errors
     /// An engine that cannot play `variant` (no `UCI_Variant` option, or one whose list
-    /// lacks it), an option it does not advertise, or no `readyok`.
-    pub fn configure(&mut self, variant: &str, options: &BTreeMap<String, String>) -> Result<()> {
+    /// lacks it), a definition the engine would need but cannot be given, an option it does not
+    /// advertise, or no `readyok`.
+    pub fn configure(
+        &mut self,
+        variant: &str,
+        options: &BTreeMap<String, String>,
+        definition: &Definition,
+    ) -> Result<()> {
         let command = self.command.clone();
-        if variant != "chess" {
-            let Some(line) = self.option("UCI_Variant") else {
-                bail!("engine {command:?} has no UCI_Variant option, so it plays only chess, not {variant}");
-            };
-            let vars: Vec<&str> = line
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .windows(2)
-                .filter(|w| w[0] == "var")
-                .map(|w| w[1])
-                .collect();
-            if !vars.is_empty() && !vars.contains(&variant) {
-                bail!("engine {command:?} does not play {variant} (its UCI_Variant knows {} variants, not this one)", vars.len());
+        if variant != "chess" && self.option("UCI_Variant").is_none() {
+            bail!("engine {command:?} has no UCI_Variant option, so it plays only chess, not {variant}");
+        }
+        let takes_files = self.option("VariantPath").is_some();
+        let mut sends: Vec<(String, String)> = Vec::new();
+        let mut check_list = true;
+        match definition {
+            Definition::Exported(Some(path)) if takes_files => {
+                sends.push(("VariantPath".to_string(), path.display().to_string()));
             }
-            self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            // Validation: the definition is written with the run, and checked then.
+            Definition::Exported(None) if takes_files => check_list = false,
+            Definition::Unavailable(why) if takes_files => bail!(
+                "engine {command:?} learns a variant from a Fairy-Stockfish variant file (VariantPath), and {why}; name a file of its own with \"options\": {{\"VariantPath\": ...}}"
+            ),
+            _ => {}
         }
         for (name, value) in options {
             let Some(line) = self.option(name) else {
@@ -351,7 +361,35 @@ impl UciEngine {
                 .unwrap_or(name)
                 .trim()
                 .to_string();
-            self.send(&format!("setoption name {real} value {value}"))?;
+            sends.push((real, value.clone()));
+        }
+        for (name, value) in &sends {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        if variant != "chess" && check_list {
+            if !sends.is_empty() {
+                self.handshake().map_err(|e| {
+                    anyhow::anyhow!("engine {command:?}: reading its options again: {e}")
+                })?;
+            }
+            let line = self.option("UCI_Variant").unwrap_or_default();
+            let vars: Vec<&str> = line
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .filter(|w| w[0] == "var")
+                .map(|w| w[1])
+                .collect();
+            if !vars.is_empty() && !vars.contains(&variant) {
+                let hint = match definition {
+                    Definition::Exported(_) => {
+                        ", and it has no VariantPath option to be given the variant file's definition"
+                    }
+                    _ => "",
+                };
+                bail!("engine {command:?} does not play {variant} (its UCI_Variant knows {} variants, not this one{hint})", vars.len());
+            }
+            self.send(&format!("setoption name UCI_Variant value {variant}"))?;
         }
         self.sync()
             .map_err(|e| anyhow::anyhow!("engine {command:?}: {e}"))
@@ -588,20 +626,39 @@ fn for_each_line(r: impl Read, mut f: impl FnMut(&[u8], bool) -> bool) {
     }
 }
 
+/// What an external engine is given of a variant file's rules: Fairy-Stockfish and its kin
+/// learn a variant from a file of their format (`VariantPath`), so a variant file played
+/// against one is exported into the run folder and named there (nothing outside the folder is
+/// written). Engines without a `VariantPath` option are given nothing and play the variant only
+/// if they know its name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Definition {
+    /// Nothing to give: a built-in variant, or options that name the engine's own `VariantPath`.
+    #[default]
+    None,
+    /// The variant file exported to Fairy-Stockfish's format, written at this path; `None`
+    /// before the run folder is written (the check before a run: the engine's list of variants
+    /// is checked once the file is there).
+    Exported(Option<PathBuf>),
+    /// Why the variant file cannot be given: not expressible in the format, or no run folder.
+    Unavailable(String),
+}
+
 /// The engines of one configuration in a run: started and configured alike, one per worker
 /// thread at most, reused from game to game; a broken one is dropped (killed) and replaced.
 pub struct EnginePool {
     command: String,
     variant: String,
     options: BTreeMap<String, String>,
+    definition: Definition,
     log: Option<PathBuf>,
     idle: Mutex<Vec<UciEngine>>,
 }
 
 impl EnginePool {
-    /// A pool for `command`, playing `variant` with `options`, stderr appended to `log`.
-    /// One engine is started and configured now, so a missing program or an engine that
-    /// cannot play the variant is an error before any game.
+    /// A pool for `command`, playing `variant` (given as `definition`) with `options`,
+    /// stderr appended to `log`. One engine is started and configured now, so a missing
+    /// program or an engine that cannot play the variant is an error before any game.
     ///
     /// # Errors
     /// As [`UciEngine::start`] and [`UciEngine::configure`].
@@ -609,12 +666,14 @@ impl EnginePool {
         command: &str,
         variant: &str,
         options: &BTreeMap<String, String>,
+        definition: Definition,
         log: Option<PathBuf>,
     ) -> Result<Arc<EnginePool>> {
         let pool = EnginePool {
             command: command.to_string(),
             variant: variant.to_string(),
             options: options.clone(),
+            definition,
             log,
             idle: Mutex::new(Vec::new()),
         };
@@ -629,7 +688,7 @@ impl EnginePool {
     /// As [`EnginePool::new`].
     pub fn start_engine(&self) -> Result<UciEngine> {
         let mut e = UciEngine::start(&self.command, self.log.as_deref())?;
-        e.configure(&self.variant, &self.options)?;
+        e.configure(&self.variant, &self.options, &self.definition)?;
         Ok(e)
     }
 

@@ -15,6 +15,7 @@ pub const FILES: &[&str] = &[
     "moves.csv",
     crate::run::pgn::PGN_FILE,
     crate::run::format::OPENINGS_COPY,
+    crate::run::format::VARIANT_DEFINITION,
     crate::run::folder_lock::LOCK_FILE,
     "sprt_config.json",
     "sprt.csv",

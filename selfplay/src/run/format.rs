@@ -234,6 +234,10 @@ pub fn default_limits(
 /// The folder, inside a run folder, of the external engines' standard error logs.
 pub const ENGINE_LOGS: &str = "engines";
 
+/// The loaded variant file in Fairy-Stockfish's format, written into the run folder for an
+/// external engine that reads that format ([`crate::run::engine_process::Definition`]).
+pub const VARIANT_DEFINITION: &str = "variant.ini";
+
 /// The run folder's copy of an openings file.
 pub const OPENINGS_COPY: &str = "openings.txt";
 

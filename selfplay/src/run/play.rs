@@ -4,7 +4,7 @@
 //! [`PlayerSpec`].
 
 use crate::run::config::EngineConfig;
-use crate::run::engine_process::{EngineError, EnginePool, PooledEngine};
+use crate::run::engine_process::{Definition, EngineError, EnginePool, PooledEngine};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::sync::Arc;
@@ -381,24 +381,43 @@ impl PlayerSpec {
     /// The spec of `config` for the variant `G`, with the run's `default`
     /// limits (a configuration's own `nodes`/`depth` win) and clock. An external engine is
     /// started now (so a missing program is an error before any game), its standard error
-    /// appended to `LOG_DIR/<name>.stderr.log` (kept in memory only without a folder).
+    /// appended to `RUN/engines/<name>.stderr.log` (kept in memory only without a run folder),
+    /// and a variant file it needs in its own format written to `RUN/variant.ini`
+    /// ([`Definition`]).
     ///
     /// # Errors
     /// A piece value naming no kind of the variant, an engine that cannot be started or
-    /// cannot play `variant`.
+    /// cannot play `variant`, an unwritable definition.
     pub fn new<G: Game>(
         config: &EngineConfig,
         default: Limits,
         clock: Option<TimeControl>,
-        log_dir: Option<&Path>,
+        run_dir: Option<&Path>,
     ) -> Result<PlayerSpec> {
+        let variant = G::start().variant_name();
+        let definition = match (config.exported_definition(variant), run_dir) {
+            (None, _) => Definition::None,
+            (Some(Err(why)), _) => Definition::Unavailable(why),
+            (Some(Ok(_)), None) => Definition::Unavailable(format!(
+                "this command has no run folder to write {variant}'s definition in"
+            )),
+            (Some(Ok(text)), Some(dir)) => {
+                let path = dir.join(crate::run::format::VARIANT_DEFINITION);
+                crate::output::replace_file(&path, text.as_bytes())?;
+                let path = std::path::absolute(&path)
+                    .with_context(|| format!("the path of {}", path.display()))?;
+                Definition::Exported(Some(path))
+            }
+        };
+        let logs = run_dir.map(|d| d.join(crate::run::format::ENGINE_LOGS));
         let pool = match &config.engine {
             Some(command) => Some(
                 EnginePool::new(
                     command,
-                    G::start().variant_name(),
+                    variant,
                     &config.options,
-                    log_dir.map(|d| d.join(format!("{}.stderr.log", config.file_name()))),
+                    definition,
+                    logs.map(|d| d.join(format!("{}.stderr.log", config.file_name()))),
                 )
                 .with_context(|| format!("configuration {:?}", config.name))?,
             ),

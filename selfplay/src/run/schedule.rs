@@ -77,13 +77,13 @@ impl MatchSettings {
         Ok(())
     }
 
-    /// Both players set up (external engines started, their standard error appended under
-    /// `logs`) before anything is played.
+    /// Both players set up (external engines started, their standard error appended under the
+    /// run folder `dir`) before anything is played.
     ///
     /// # Errors
     /// Those of [`PlayerSpec::new`].
-    pub fn players<G: Game>(&self, logs: Option<&Path>) -> Result<[PlayerSpec; 2]> {
-        let spec = |c: &EngineConfig| PlayerSpec::new::<G>(c, self.limits, self.tc, logs);
+    pub fn players<G: Game>(&self, dir: Option<&Path>) -> Result<[PlayerSpec; 2]> {
+        let spec = |c: &EngineConfig| PlayerSpec::new::<G>(c, self.limits, self.tc, dir);
         Ok([spec(&self.engines[0])?, spec(&self.engines[1])?])
     }
 }

@@ -539,7 +539,7 @@ fn run_variant<G: Game>(
     }
     let out = open_append(&path, &HEADER)?;
     let pool = schedule::pool(threads)?;
-    let players = settings.players::<G>(Some(&dir.join(crate::run::format::ENGINE_LOGS)))?;
+    let players = settings.players::<G>(Some(dir))?;
     let max_pairs = config.max_games.div_ceil(2);
     let decided = verdict(&sprt, &stats);
     let mut watch = Watch {

@@ -12,7 +12,7 @@ use crate::run::config::EngineConfig;
 use crate::run::folder_lock::FolderLock;
 use crate::run::format::{
     drop_partial_line, engine_names, games_header, has_content, now, open_append, read_csv,
-    rewrite, saved_config, RunConfig, Summary, ENGINE_LOGS, MOVES_HEADER, OPENINGS_COPY,
+    rewrite, saved_config, RunConfig, Summary, MOVES_HEADER, OPENINGS_COPY,
 };
 use crate::run::openings::Openings;
 use crate::run::pgn;
@@ -260,7 +260,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     let openings = Openings::parse::<G>(&settings.openings)
         .with_context(|| format!("the openings of {}", dir.join("run.json").display()))?;
     let kinds = G::start().material_kinds();
-    let players = settings.players::<G>(Some(&dir.join(ENGINE_LOGS)))?;
+    let players = settings.players::<G>(Some(dir))?;
     let header = games_header(&kinds);
     let games_path = dir.join("games.csv");
     let moves_path = dir.join("moves.csv");

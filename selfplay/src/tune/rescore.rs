@@ -107,7 +107,7 @@ fn start_engine(command: &str, variant: &str) -> Result<UciEngine> {
     if engine.option("Hash").is_some() {
         options.insert("Hash".to_string(), "1".to_string());
     }
-    engine.configure(variant, &options)?;
+    engine.configure(variant, &options, &Default::default())?;
     Ok(engine)
 }
 
