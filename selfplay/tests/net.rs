@@ -285,6 +285,13 @@ fn train_net_learns_and_is_reproducible() {
         info.valid_loss
     );
     assert!(printed.contains("epoch 1: training loss"), "{printed}");
+    // The linear evaluation's loss on the same positions, for comparison.
+    let linear = info.notes["linear_valid_loss"].as_f64().unwrap();
+    assert!(linear > 0.0 && linear < start, "{linear} against {start}");
+    assert!(
+        printed.contains("the default linear evaluation's loss"),
+        "{printed}"
+    );
     // The engine plays with it.
     let config = d.join("net.json");
     std::fs::write(

@@ -60,6 +60,9 @@ struct Loaded {
     score: Vec<f32>,
     /// (file index, game) of each position, for the split.
     game: Vec<u64>,
+    /// The variant's default linear evaluation of each position (side to move's view): the
+    /// loss a network must beat.
+    linear: Vec<f32>,
     games: usize,
 }
 
@@ -105,7 +108,27 @@ fn load<G: Game>(files: &[PathBuf]) -> Result<Loaded> {
         result: Vec::new(),
         score: Vec::new(),
         game: Vec::new(),
+        linear: Vec::new(),
         games: 0,
+    };
+    let evaluator = variantlab_engine::search::EvalChoice::Default
+        .evaluator::<G>()
+        .context("the variant's default evaluation")?;
+    let kinds = G::start().material_kinds();
+    // The linear evaluation the search plays with by default: the tuned weights, or else the
+    // classic material and positional terms.
+    let linear = |pos: &G| -> i32 {
+        match &evaluator {
+            Some(e) => e.evaluate(pos),
+            None => {
+                let m = pos.material();
+                let us = pos.turn().index();
+                let material: i32 = (0..kinds.len())
+                    .map(|k| (m[us][k] as i32 - m[1 - us][k] as i32) * kinds[k].1)
+                    .sum();
+                material + pos.positional()
+            }
+        }
     };
     for (fi, path) in files.iter().enumerate() {
         let file = data::read(path, Tail::Refuse)?;
@@ -117,7 +140,7 @@ fn load<G: Game>(files: &[PathBuf]) -> Result<Loaded> {
                 files[0].display()
             );
         }
-        let lists: Vec<[Vec<u16>; 2]> = file
+        let lists: Vec<([Vec<u16>; 2], i32)> = file
             .records
             .par_iter()
             .zip(&file.offsets)
@@ -138,24 +161,28 @@ fn load<G: Game>(files: &[PathBuf]) -> Result<Loaded> {
                     );
                 }
                 let us = pos.turn().index();
-                Ok([
-                    a.lists[us].as_slice().to_vec(),
-                    a.lists[1 - us].as_slice().to_vec(),
-                ])
+                Ok((
+                    [
+                        a.lists[us].as_slice().to_vec(),
+                        a.lists[1 - us].as_slice().to_vec(),
+                    ],
+                    linear(&pos),
+                ))
             })
             .collect::<Result<_>>()?;
-        let mut last = None;
-        for (r, [us, them]) in file.records.iter().zip(lists) {
+        for (r, ([us, them], lin)) in file.records.iter().zip(lists) {
             out.inputs.push(&us, &them, 0.0);
+            out.linear.push(lin as f32);
             out.result.push((f32::from(r.result) + 1.0) / 2.0);
             out.score.push(f32::from(r.score));
             out.game.push(((fi as u64) << 32) | u64::from(r.game));
-            if last != Some(r.game) {
-                out.games += 1;
-                last = Some(r.game);
-            }
         }
     }
+    out.games = out
+        .game
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     if out.inputs.is_empty() {
         bail!("no positions in the data files");
     }
@@ -258,6 +285,19 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
     };
     let check = &check[..];
     let kf = k as f32;
+    let linear_loss = {
+        let sum: f64 = check
+            .iter()
+            .map(|&i| {
+                let e = sigmoid(k * d.linear[i] as f64 / 400.0) - d.inputs.target[i] as f64;
+                e * e
+            })
+            .sum();
+        sum / check.len() as f64
+    };
+    crate::output::out!(
+        "the default linear evaluation's loss on these positions: {linear_loss:.6} (a network that does not beat it is unlikely to win its SPRT)"
+    );
     let mut net = FloatNet::new(layout.features, o.hidden, o.seed);
     // The linear path starts at the material balance (docs/evaluation.md).
     net.psqt = variantlab_engine::nnue::material_psqt::<G>();
@@ -336,6 +376,7 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
     note("games", serde_json::json!(d.games));
     note("held_out_positions", serde_json::json!(holdout.len()));
     note("start_valid_loss", serde_json::json!(start_loss));
+    note("linear_valid_loss", serde_json::json!(linear_loss));
     // No timings: the same seed and data give the same file.
     note("history", serde_json::to_value(&history)?);
     let info = NetInfo {
@@ -364,7 +405,7 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
     }
     crate::output::replace_file(&out, &q.to_bytes())?;
     crate::output::out!(
-        "kept epoch {best_epoch}: training loss {best_train:.6}, held-out loss {start_loss:.6} -> {best_loss:.6} ({:.0} s)",
+        "kept epoch {best_epoch}: training loss {best_train:.6}, held-out loss {start_loss:.6} -> {best_loss:.6} (the linear evaluation's {linear_loss:.6}; {:.0} s)",
         started.elapsed().as_secs_f64()
     );
     crate::output::out!("wrote {}", out.display());
