@@ -623,15 +623,17 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
             .map(|(_, w, _)| if them == 0 { w + 1 } else { board.ranks - w });
         match (keys.get(&format!("enPassantRegion{side}")), passed) {
             (Some(e), Some(r)) if region(e, &board)? == rank_cells(r) => {}
-            (Some(e), _) => return Err(key_err(
-                e,
-                match passed {
-                    Some(r) => format!(
+            (Some(e), _) => {
+                return Err(key_err(
+                    e,
+                    match passed {
+                        Some(r) => format!(
                         "only the whole rank the opponent's double step passes (*{r}) is supported"
                     ),
-                    None => "en passant without a double step is not supported".to_string(),
-                },
-            )),
+                        None => "en passant without a double step is not supported".to_string(),
+                    },
+                ))
+            }
             (None, Some(r)) if first_rank[them] => {
                 let a = &double.as_ref().expect("a double step").2;
                 return Err(VariantFileError {
