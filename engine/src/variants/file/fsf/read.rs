@@ -600,7 +600,12 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
             }
             (None, None) if white.0.is_empty() && black.0.is_empty() => {}
             _ => {
-                let a = if wr.is_none() { &white.1 } else { &black.1 };
+                // Black's region is blamed only where it alone is malformed.
+                let a = if wr.is_some() && br.is_none() {
+                    &black.1
+                } else {
+                    &white.1
+                };
                 return Err(VariantFileError {
                     file: a.file.clone(),
                     line: Some(a.line),
