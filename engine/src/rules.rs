@@ -462,7 +462,8 @@ impl<B: Bitboard> Rules<B> {
                             Color::Black => i16::from(topo.dims().1) - 1,
                         };
                         let regular = rank == d.ranks[color.index()];
-                        if !regular && !(d.first_rank[color.index()] && rank == first) {
+                        let from_first = d.first_rank[color.index()] && rank == first;
+                        if !regular && !from_first {
                             return None;
                         }
                         let mid = topo.walk(sq, [0, dy, 0])?;
