@@ -436,10 +436,6 @@ fn bad_end_keys_are_refused_naming_the_key() {
             ":2: [mine] doubleStepRegion: double steps from one whole rank (and, for a side, its first rank too), Black's the mirror",
         ),
         (
-            "[mine:chess]\nking = -\n",
-            ":1: [mine] startFen: the default start position: castling rights \"KQkq\", but no King on rank 1",
-        ),
-        (
             "[mine:chess]\nextinctionValue = lose\nextinctionPieceTypes = n\n",
             ":2: [mine] extinctionValue: \"lose\"",
         ),
