@@ -75,7 +75,8 @@ impl EndValue {
 /// has `value`.
 #[derive(Clone, Debug)]
 pub struct ExtinctionRule {
-    /// Letters of the kinds that must not die out.
+    /// Letters of the kinds that must not die out; `*` counts all of a side's pieces together
+    /// (Fairy-Stockfish's `ALL_PIECES`: Horde's White loses when its last piece goes).
     pub pieces: &'static [char],
     /// The result for the side whose kind died out.
     pub value: EndValue,
@@ -94,8 +95,9 @@ pub struct EndTables<B> {
     pub check_count: Option<u8>,
     /// Hash keys of each side's checks still to give (0 ..= [`MAX_CHECKS`]).
     pub check_keys: [[u64; MAX_CHECKS as usize + 1]; 2],
-    /// The extinct kinds as a role bit set, the value, and the two counts.
-    pub extinction: Option<(u64, EndValue, u8, u8)>,
+    /// The extinct kinds as a role bit set, whether all pieces together count (`*`), the
+    /// value, and the two counts.
+    pub extinction: Option<(u64, bool, EndValue, u8, u8)>,
 }
 
 impl<B: Bitboard> EndTables<B> {
@@ -140,8 +142,10 @@ impl<B: Bitboard> EndTables<B> {
                 let roles = x
                     .pieces
                     .iter()
+                    .filter(|&&c| c != '*')
                     .fold(0u64, |m, &c| m | 1 << role_of(c).index());
-                (roles, x.value, x.count, x.opponent_count)
+                let all = x.pieces.contains(&'*');
+                (roles, all, x.value, x.count, x.opponent_count)
             }),
         })
     }

@@ -16,7 +16,7 @@
 use crate::bitboard::Bitboard;
 use crate::error::PositionError;
 use crate::position::{Position, Variant};
-use crate::rules::FenStyle;
+use crate::rules::{FenStyle, NO_ROYAL};
 use crate::variants::text::{read_rights, write_rights};
 use crate::{Color, Piece, Square};
 
@@ -300,11 +300,17 @@ impl<V: Variant> Position<V> {
     fn validate(&mut self) -> Result<(), PositionError> {
         let rules = V::rules();
         let topo = &rules.spec.topology;
-        for c in Color::ALL {
+        for c in Color::ALL.into_iter().filter(|_| rules.king != NO_ROYAL) {
             let kings = self.pieces(c, rules.king).count();
-            if kings != 1 {
+            let needed = u32::from(rules.royal[c.index()]);
+            if kings != needed {
+                let needs = if needed == 1 {
+                    "needs exactly one"
+                } else {
+                    "needs none (it plays without one in this variant)"
+                };
                 return Err(PositionError::Setup(format!(
-                    "{} has {kings} {}s, needs exactly one",
+                    "{} has {kings} {}s, {needs}",
                     c.name(),
                     rules.spec.pieces[rules.king.index()].name
                 )));
@@ -339,7 +345,8 @@ impl<V: Variant> Position<V> {
             }
         }
         if let Some((pawn, _)) = &rules.double_step {
-            for c in Color::ALL {
+            let first_rank = rules.spec.double_step.map_or([false; 2], |d| d.first_rank);
+            for c in Color::ALL.into_iter().filter(|c| !first_rank[c.index()]) {
                 let back = if c == Color::White {
                     0
                 } else {

@@ -20,6 +20,14 @@ struct Pins<B> {
 }
 
 impl<B: Bitboard> Pins<B> {
+    /// No pins (a side without a royal piece).
+    fn none() -> Pins<B> {
+        Pins {
+            pinned: B::EMPTY,
+            lines: ArrayVec::new(),
+        }
+    }
+
     #[inline]
     fn line(&self, sq: Square) -> B {
         for &(s, l) in &self.lines {
@@ -156,19 +164,25 @@ impl<V: Variant> Position<V> {
         let them = !us;
         let ours = self.by_color[us.index()];
         let occ = self.occupied();
-        let Some(ksq) = self.king(us) else { return };
-        let (checkers, block, pins) = self.king_safety(ksq, occ);
+        // A side without a royal piece is never in check: all its moves are legal.
+        let ksq = self.king(us);
+        let (checkers, block, pins) = match ksq {
+            Some(k) => self.king_safety(k, occ),
+            None => (V::Bb::EMPTY, V::Bb::EMPTY, Pins::none()),
+        };
         let tactical_only = TACTICAL && checkers.is_empty();
         let enemy = self.by_color[them.index()];
 
         // King moves: the destination must be safe with the King lifted off its cell.
         let king_role = rules.king;
-        let (kq, kc) = self.targets(king_role, ksq, occ);
-        let lifted = occ ^ V::Bb::from_square(ksq);
-        let king_targets = if tactical_only { kc } else { kq | kc };
-        for to in king_targets.squares() {
-            if !self.attacked_within(to, lifted, them) {
-                out.push(Move::normal(ksq, to));
+        if let Some(ksq) = ksq {
+            let (kq, kc) = self.targets(king_role, ksq, occ);
+            let lifted = occ ^ V::Bb::from_square(ksq);
+            let king_targets = if tactical_only { kc } else { kq | kc };
+            for to in king_targets.squares() {
+                if !self.attacked_within(to, lifted, them) {
+                    out.push(Move::normal(ksq, to));
+                }
             }
         }
         if checkers.more_than_one() {
@@ -228,7 +242,7 @@ impl<V: Variant> Position<V> {
             // A double step lands on an empty cell: never tactical.
             if !tactical_only {
                 for from in self.pieces(us, *pawn).squares() {
-                    if let Some((mid, to)) = steps[us.index()][from.index()] {
+                    if let Some((mid, to, _)) = steps[us.index()][from.index()] {
                         if !occ.contains(mid)
                             && !occ.contains(to)
                             && allowed.contains(to)
@@ -245,7 +259,7 @@ impl<V: Variant> Position<V> {
                 {
                     let after = occ ^ V::Bb::from_square(from) ^ V::Bb::from_square(victim)
                         | V::Bb::from_square(ep);
-                    if !self.attacked_within(ksq, after, them) {
+                    if ksq.is_none_or(|k| !self.attacked_within(k, after, them)) {
                         out.push(Move::new(from, ep, MoveKind::EnPassant, *pawn));
                     }
                 }
@@ -258,7 +272,7 @@ impl<V: Variant> Position<V> {
                 .iter()
                 .filter(|c| c.color == us && self.castling & c.bit != 0)
             {
-                if c.king_from == ksq
+                if Some(c.king_from) == ksq
                     && (!tactical_only || occ.contains(c.king_to))
                     && self.pieces(us, c.rook_role).contains(c.rook_from)
                     && (c.must_be_empty & occ).is_empty()
@@ -269,7 +283,12 @@ impl<V: Variant> Position<V> {
                         !self.attacked_within(s, occ ^ V::Bb::from_square(c.rook_from), them)
                     })
                 {
-                    out.push(Move::new(ksq, c.king_to, MoveKind::Castle, king_role));
+                    out.push(Move::new(
+                        c.king_from,
+                        c.king_to,
+                        MoveKind::Castle,
+                        king_role,
+                    ));
                 }
             }
         }
@@ -299,12 +318,10 @@ impl<V: Variant> Position<V> {
         let Some(piece) = self.piece_at(from).filter(|p| p.color == us) else {
             return false;
         };
-        let Some(ksq) = self.king(us) else {
-            return false;
-        };
+        let ksq = self.king(us);
         let occ = self.occupied();
         let (quiet, captures) = self.targets(piece.role, from, occ);
-        if !(quiet | captures).contains(to) || (piece.role == rules.king) != (from == ksq) {
+        if !(quiet | captures).contains(to) || (piece.role == rules.king) != (Some(from) == ksq) {
             return false;
         }
         let promotes = rules.promoting >> piece.role.index() & 1 != 0
@@ -321,6 +338,9 @@ impl<V: Variant> Position<V> {
         if !shape_ok {
             return false;
         }
+        let Some(ksq) = ksq else {
+            return true;
+        };
         if from == ksq {
             return !self.attacked_within(to, occ ^ V::Bb::from_square(ksq), !us);
         }

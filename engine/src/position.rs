@@ -132,10 +132,14 @@ impl<V: Variant> Position<V> {
         self.hash
     }
 
-    /// The royal piece's cell of a side.
+    /// The royal piece's cell of a side (`None` for a side without one).
     #[inline]
     pub fn king(&self, c: Color) -> Option<Square> {
-        self.pieces(c, V::rules().king).lsb()
+        let rules = V::rules();
+        if !rules.royal[c.index()] {
+            return None;
+        }
+        self.pieces(c, rules.king).lsb()
     }
 
     #[inline]
@@ -265,15 +269,16 @@ impl<V: Variant> Position<V> {
                     MoveKind::DoubleStep => {
                         // The cell passed over becomes the en passant target, but only when
                         // an enemy pawn could capture there (so equal positions hash equally).
-                        let pawn = rules
+                        let (pawn, steps) = rules
                             .double_step
                             .as_ref()
-                            .expect("variant has double steps")
-                            .0;
+                            .expect("variant has double steps");
+                        let pawn = *pawn;
                         let passed = self.ep_passed(from, to);
                         let capturers = rules.tables.leap_capturers_of(!us, pawn, passed)
                             & self.pieces(!us, pawn);
-                        if capturers.any() && rules.en_passant {
+                        let gives_ep = steps[us.index()][from.index()].is_some_and(|s| s.2);
+                        if capturers.any() && rules.en_passant && gives_ep {
                             self.ep = Some(passed);
                             self.hash ^= z.ep(passed);
                         }
@@ -350,23 +355,27 @@ impl<V: Variant> Position<V> {
                 reason: Termination::VariantEnd,
             })
         };
-        if let Some((roles, value, count, opp)) = end.extinction {
+        if let Some((roles, all, value, count, opp)) = end.extinction {
+            let extinct = |ours: V::Bb, theirs: V::Bb| {
+                ours.count() <= u32::from(count) && theirs.count() >= u32::from(opp)
+            };
             for c in [!stm, stm] {
+                // All pieces together first: Fairy-Stockfish's ALL_PIECES is type 0.
+                let mut died = all && extinct(self.by_color(c), self.by_color(!c));
                 let mut rs = roles;
-                while rs != 0 {
+                while rs != 0 && !died {
                     let r = Role(rs.trailing_zeros() as u8);
                     rs &= rs - 1;
-                    if self.pieces(c, r).count() <= u32::from(count)
-                        && self.pieces(!c, r).count() >= u32::from(opp)
-                    {
-                        return match value {
-                            EndValue::Loss => decided(!c),
-                            EndValue::Win => decided(c),
-                            EndValue::Draw => Some(Outcome::Draw {
-                                reason: Termination::VariantEnd,
-                            }),
-                        };
-                    }
+                    died = extinct(self.pieces(c, r), self.pieces(!c, r));
+                }
+                if died {
+                    return match value {
+                        EndValue::Loss => decided(!c),
+                        EndValue::Win => decided(c),
+                        EndValue::Draw => Some(Outcome::Draw {
+                            reason: Termination::VariantEnd,
+                        }),
+                    };
                 }
             }
         }

@@ -30,6 +30,10 @@ pub struct DoubleStep {
     pub ranks: [i16; 2],
     /// Whether an enemy pawn may capture the double-stepper en passant (chess: yes).
     pub en_passant: bool,
+    /// Whether a side's pawns on its first rank may double-step too, White first (Horde's
+    /// White). Such a step gives no en passant right: Horde's `enPassantRegion` in
+    /// Fairy-Stockfish leaves out the cell it passes.
+    pub first_rank: [bool; 2],
 }
 
 /// What a stalemate (no legal move, not in check) means for the side to move.
@@ -84,8 +88,9 @@ pub struct ClockRule {
     pub promotion_resets: bool,
 }
 
-/// Per cell: the (passed, destination) cells of a double step from there, if any.
-pub type DoubleSteps = Vec<Option<(Square, Square)>>;
+/// Per cell: the (passed, destination) cells of a double step from there, if any, and whether
+/// it gives an en passant right.
+pub type DoubleSteps = Vec<Option<(Square, Square, bool)>>;
 
 /// A chess-family variant as data.
 #[derive(Clone, Debug)]
@@ -98,7 +103,8 @@ pub struct VariantSpec {
     pub rules_file: &'static str,
     /// The board.
     pub topology: Topology,
-    /// The pieces; the order fixes the roles. Exactly one must be royal.
+    /// The pieces; the order fixes the roles. At most one is royal; a side whose start
+    /// position has none plays without one (Horde's White, Fairy-Stockfish's `king = -`).
     pub pieces: Vec<PieceSpec>,
     /// Start position in the variant's text format.
     pub start: &'static str,
@@ -155,6 +161,9 @@ pub struct Castling<B> {
     pub king_path: B,
 }
 
+/// [`Rules::king`] of a variant without a royal piece: a role no piece has.
+pub const NO_ROYAL: Role = Role(u8::MAX);
+
 /// A [`VariantSpec`] compiled into tables.
 #[derive(Debug)]
 pub struct Rules<B> {
@@ -166,8 +175,11 @@ pub struct Rules<B> {
     pub zobrist: Zobrist,
     /// Every existing cell.
     pub board: B,
-    /// The royal piece.
+    /// The royal piece ([`NO_ROYAL`] in a variant without one).
     pub king: Role,
+    /// Whether each side (White first) has a royal piece: it has in the start position.
+    /// A side without one is never in check and every pseudo-legal move of its is legal.
+    pub royal: [bool; 2],
     /// The role that double-steps, and per side and cell the (passed, destination) cells of
     /// its double step, if it may make one from there.
     pub double_step: Option<(Role, [DoubleSteps; 2])>,
@@ -402,7 +414,7 @@ impl<B: Bitboard> Rules<B> {
     /// Compiles a specification.
     ///
     /// # Panics
-    /// On an inconsistent specification (bad Betza string, no royal piece, unknown letter):
+    /// On an inconsistent specification (bad Betza string, two royal pieces, unknown letter):
     /// variant files are program data, and the test suite compiles every one of them.
     pub fn compile(spec: VariantSpec) -> Rules<B> {
         let topo = &spec.topology;
@@ -433,18 +445,29 @@ impl<B: Bitboard> Rules<B> {
         let royals: Vec<usize> = (0..spec.pieces.len())
             .filter(|&i| spec.pieces[i].royal)
             .collect();
-        assert_eq!(royals.len(), 1, "{}: exactly one royal piece", spec.name);
+        assert!(royals.len() <= 1, "{}: at most one royal piece", spec.name);
+        let king = royals.first().map_or(NO_ROYAL, |&r| Role(r as u8));
         let double_step = spec.double_step.map(|d| {
             let steps = |color: Color| -> DoubleSteps {
                 let dy = if color == Color::White { 1 } else { -1 };
                 (0..topo.num_squares())
                     .map(|i| {
                         let sq = Square(i as u16);
-                        if !topo.exists(sq) || topo.coord(sq).rank != d.ranks[color.index()] {
+                        if !topo.exists(sq) {
+                            return None;
+                        }
+                        let rank = topo.coord(sq).rank;
+                        let first = match color {
+                            Color::White => 0,
+                            Color::Black => i16::from(topo.dims().1) - 1,
+                        };
+                        let regular = rank == d.ranks[color.index()];
+                        let from_first = d.first_rank[color.index()] && rank == first;
+                        if !regular && !from_first {
                             return None;
                         }
                         let mid = topo.walk(sq, [0, dy, 0])?;
-                        Some((mid, topo.walk(mid, [0, dy, 0])?))
+                        Some((mid, topo.walk(mid, [0, dy, 0])?, regular))
                     })
                     .collect()
             };
@@ -466,6 +489,13 @@ impl<B: Bitboard> Rules<B> {
         for ch in board_field.chars().filter(|c| c.is_ascii_uppercase()) {
             initial_count[role_of(ch).index()] += 1;
         }
+        let royal = [true, false].map(|white| {
+            royals.first().is_some_and(|&r| {
+                let l = spec.pieces[r].letter;
+                let l = if white { l } else { l.to_ascii_lowercase() };
+                board_field.contains(l)
+            })
+        });
         let mut castling_keep = vec![0xffu8; topo.num_squares()];
         let castling: Vec<Castling<B>> = spec
             .castling
@@ -537,7 +567,8 @@ impl<B: Bitboard> Rules<B> {
             pawn_structure,
             en_passant: spec.double_step.is_some_and(|d| d.en_passant),
             black_view,
-            king: Role(royals[0] as u8),
+            king,
+            royal,
             tables,
             zobrist,
             board,

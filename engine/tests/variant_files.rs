@@ -234,11 +234,14 @@ fn errors_name_the_file_the_line_and_the_field() {
         "{e}"
     );
 
-    // No royal piece.
+    // No royal piece is allowed (issue 56, engine/tests/kingless.rs), but castling moves it.
     let e = error_of(&format!(
         "{BASE}[[pieces]]\nletter = \"K\"\nroyal = false\n"
     ));
-    assert!(e.contains("pieces: no royal piece"), "{e}");
+    assert!(
+        e.contains("rules.castling: castling moves the royal piece, and there is none"),
+        "{e}"
+    );
 
     // A board too large, naming the supported sizes.
     let e = error_of(

@@ -4,8 +4,9 @@
 //! Fairy-Stockfish's moves, and at every position variantlab must list the same legal moves
 //! (none where the game has ended) and, at the end, give the same result.
 //!
-//! The variants are the catalogue's (`data/variants/fairy-stockfish.ini`) and a section with
-//! extinction of Knights written here, whose parent (chess) both programs know.
+//! The variants are the catalogue's (`data/variants/fairy-stockfish.ini`: among them Horde
+//! and Three Kings, whose sides play without a royal King) and a section with extinction of
+//! Knights written here, whose parent (chess) both programs know.
 
 mod common;
 
@@ -16,6 +17,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 /// Games per variant, and the most plies of each (a game still going then stops).
 const GAMES: u64 = 4;
 const MAX_PLIES: usize = 300;
+/// Plies between the positions of a game whose perft 3 is compared.
+const PERFT_EVERY: usize = 60;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -189,7 +192,8 @@ fn next(state: &mut u64) -> u64 {
 }
 
 /// Plays `GAMES` seeded random games of `variant` (variantlab reading it from `ini`,
-/// Fairy-Stockfish with `fsf_ini` loaded); returns Fairy-Stockfish's score of each game that
+/// Fairy-Stockfish with `fsf_ini` loaded), comparing perft 3 every `PERFT_EVERY` plies too;
+/// returns Fairy-Stockfish's score of each game that
 /// ended by the rules before the ply cap ("mate 0" or "cp 0").
 fn play(program: &Path, fsf_ini: &Path, ini: &Path, variant: &str) -> Vec<String> {
     let mut ends = Vec::new();
@@ -215,6 +219,14 @@ fn play(program: &Path, fsf_ini: &Path, ini: &Path, variant: &str) -> Vec<String
                 }
                 ends.push(theirs);
                 break;
+            }
+            // Deeper now and then: perft from a position of the game.
+            if moves.len() % PERFT_EVERY == PERFT_EVERY / 2 {
+                assert_eq!(
+                    our_perft(ini, variant, &fen, 3),
+                    fsf_perft(program, fsf_ini, variant, &fen, 3),
+                    "{variant} game {game}: perft 3 at {fen}"
+                );
             }
             if moves.len() >= MAX_PLIES {
                 break;
@@ -249,7 +261,14 @@ fn random_games_end_as_fairy_stockfish_ends_them() {
     .expect("write");
     let catalogue = root().join("data/variants/fairy-stockfish.ini");
     let mut decided = 0;
-    for variant in ["kingofthehill", "3check", "5check", "knightless"] {
+    for variant in [
+        "kingofthehill",
+        "3check",
+        "5check",
+        "knightless",
+        "horde",
+        "threekings",
+    ] {
         let ours = if variant == "knightless" {
             &knightless
         } else {
@@ -344,6 +363,23 @@ fn perft_near_the_end_agrees_with_fairy_stockfish() {
             3,
         ),
         ("knightless", "4k3/8/8/3n4/8/2N5/8/4K3 w - - 0 1", 4),
+        // Horde: White's last Pawns, one on its first rank (a double step past no en passant
+        // right), one en prise; Black's King among White's Pawns.
+        ("horde", "4k3/8/8/8/8/3p4/1q6/P3P3 w - - 0 1", 4),
+        ("horde", "4k3/8/8/4q3/3P4/8/4P3/8 b - - 0 1", 4),
+        ("horde", "8/8/2PPP3/3k4/8/8/8/8 b - - 0 1", 4),
+        (
+            "horde",
+            "rnbqkbnr/pp1ppppp/8/2p5/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq c6 0 3",
+            3,
+        ),
+        // Three Kings: the first King lost loses; a King may step into attack.
+        ("threekings", "k6k/8/8/8/8/8/3r4/K3K2K w - - 0 1", 4),
+        (
+            "threekings",
+            "knbqkbnk/pppp1ppp/8/4p3/4P3/5Q2/PPPP1PPP/KNB1KBNK w - - 0 3",
+            3,
+        ),
     ];
     for &(variant, fen, depth) in cases {
         let ini = if variant == "knightless" {
@@ -388,8 +424,16 @@ fn bad_end_keys_are_refused_naming_the_key() {
             ":2: [mine] checkCounting: \"yes\": expected true or false",
         ),
         (
-            "[mine:chess]\nextinctionValue = loss\nextinctionPieceTypes = *\n",
-            ":3: [mine] extinctionPieceTypes: \"*\" (all pieces together) is not supported",
+            "[mine:chess]\ndoubleStepRegionWhite = *1 *2\n",
+            ":2: [mine] enPassantRegionBlack: missing: a double step from the first rank is supported without en passant past it; set enPassantRegionBlack = *3",
+        ),
+        (
+            "[mine:chess]\ndoubleStepRegionWhite = *2\nenPassantRegionBlack = *4\n",
+            ":3: [mine] enPassantRegionBlack: only the whole rank the opponent's double step passes (*3) is supported",
+        ),
+        (
+            "[mine:chess]\ndoubleStepRegionWhite = *1 *3\n",
+            ":2: [mine] doubleStepRegion: double steps from one whole rank (and, for a side, its first rank too), Black's the mirror",
         ),
         (
             "[mine:chess]\nextinctionValue = lose\nextinctionPieceTypes = n\n",

@@ -249,9 +249,9 @@ fn bad_ini_files_are_refused_naming_the_key() {
             "mine",
             ":3: [mine] (setup):",
         ),
-        ("[mine:chess]\nking = -\n", "mine", ":2: [mine] king: a variant without a royal King"),
+        ("[mine:chess]\nking = -\n", "mine", ":1: [mine] startFen: the default start position: castling rights \"KQkq\", but no King on rank 1"),
         // A section without a parent has no pieces (Fairy-Stockfish's reset), so no King.
-        ("[mine]\nmaxFile = h\n", "mine", ":1: [mine] king: no King"),
+        ("[mine]\nmaxFile = h\n", "mine", ":1: [mine] startFen: the default start position: castling rights \"KQkq\", but no King on rank 1"),
         ("[mine:chess]\nthis line\n", "mine", ":2: [mine]: \"this line\" is not `key = value`"),
     ];
     for (i, (text, section, expected)) in cases.iter().enumerate() {

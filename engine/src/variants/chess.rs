@@ -45,6 +45,7 @@ fn spec() -> VariantSpec {
             letter: 'P',
             ranks: [1, 6],
             en_passant: true,
+            first_rank: [false; 2],
         }),
         promotion: Some(PromotionRule {
             pieces: &['P'],

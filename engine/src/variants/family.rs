@@ -465,8 +465,10 @@ impl<V: Variant> Game for Position<V> {
             p.hash ^= z.ep(ep);
         }
         // A removal that exposes the side not to move to check is no start position.
-        let k = p.king(!p.turn)?;
-        (!p.is_attacked(k, p.turn)).then_some(p)
+        match p.king(!p.turn) {
+            Some(k) if p.is_attacked(k, p.turn) => None,
+            _ => Some(p),
+        }
     }
     fn diagram(&self) -> crate::diagram::Diagram {
         let rules = V::rules();

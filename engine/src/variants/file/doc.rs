@@ -55,6 +55,7 @@ pub(super) struct RulesDoc {
     pub(super) double_step: Option<Spanned<String>>,
     pub(super) double_step_rank: Option<Spanned<u32>>,
     pub(super) en_passant: Option<bool>,
+    pub(super) double_step_first_rank: Option<Spanned<Vec<String>>>,
     pub(super) castling: Option<Vec<Spanned<CastlingDoc>>>,
     pub(super) promotion_mandatory: Option<bool>,
     pub(super) promotion_only_lost: Option<bool>,

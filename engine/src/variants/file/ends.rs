@@ -106,7 +106,10 @@ pub(super) fn end_rules(
         let kinds = x
             .get_ref()
             .iter()
-            .map(|s| piece(line, "rules.extinction", s))
+            .map(|s| match s.as_str() {
+                "*" => Ok('*'),
+                s => piece(line, "rules.extinction", s),
+            })
             .collect::<Result<Vec<char>, _>>()?;
         let count = |v: &Option<toml::Spanned<u32>>, field: &str| match v {
             None => Ok(0),

@@ -277,20 +277,13 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
     }
     let royals: Vec<&PieceM> = pieces.iter().filter(|p| p.royal).collect();
     match royals.len() {
-        0 => {
-            return Err(ctx.err(
-                None,
-                "pieces",
-                "no royal piece: mark exactly one piece `royal = true`",
-            ))
-        }
-        1 => {}
+        0 | 1 => {}
         _ => {
             return Err(ctx.err(
                 royals[1].line,
                 "pieces",
                 format!(
-                    "{} royal pieces ({}); exactly one is supported",
+                    "{} royal pieces ({}); at most one is supported",
                     royals.len(),
                     royals
                         .iter()
@@ -421,6 +414,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
                 letter: l,
                 ranks: [r as i16 - 1, i16::from(ranks) - r as i16],
                 en_passant: rd.and_then(|r| r.en_passant).unwrap_or(true),
+                first_rank: [false; 2],
             })
         }
         None => bs.and_then(|s| s.double_step).map(|mut d| {
@@ -429,6 +423,31 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             }
             d
         }),
+    };
+    let double_step = match rd.and_then(|r| r.double_step_first_rank.as_ref()) {
+        None => double_step,
+        Some(f) => {
+            let fl = ctx.at(f.span());
+            let field = "rules.double_step_first_rank";
+            let Some(mut d) = double_step else {
+                return Err(ctx.err(fl, field, "there is no double step (rules.double_step)"));
+            };
+            d.first_rank = [false; 2];
+            for side in f.get_ref() {
+                match side.as_str() {
+                    "white" => d.first_rank[0] = true,
+                    "black" => d.first_rank[1] = true,
+                    other => {
+                        return Err(ctx.err(
+                            fl,
+                            field,
+                            format!("{other:?}: expected \"white\" or \"black\""),
+                        ))
+                    }
+                }
+            }
+            Some(d)
+        }
     };
     if let Some(d) = double_step {
         if !has(d.letter) {
@@ -454,6 +473,13 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
                 ),
             ));
         }
+    }
+    if !castling.is_empty() && !pieces.iter().any(|p| p.royal) {
+        return Err(ctx.err(
+            None,
+            "rules.castling",
+            "castling moves the royal piece, and there is none: set castling = []",
+        ));
     }
     if !castling.is_empty() && fen_style == FenStyle::Plain {
         return Err(ctx.err(

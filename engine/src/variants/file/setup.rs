@@ -8,7 +8,8 @@ use crate::Color;
 use toml::Spanned;
 
 /// Whether the setup's board field fits the board: one row per rank, each covering every
-/// file, `*` exactly on the holes, only known letters, one royal piece per side.
+/// file, `*` exactly on the holes, only known letters, at most one royal piece per side (a
+/// side with none plays without one: Horde's White).
 pub(super) fn check_setup(
     ctx: &Ctx,
     topo: &Topology,
@@ -111,9 +112,9 @@ pub(super) fn check_setup(
         }
     }
     for (c, n) in ["White", "Black"].iter().zip(royals) {
-        if n != 1 {
+        if n > 1 {
             return Err(err(format!(
-                "{c} has {n} royal pieces ({}) in the setup; exactly one is needed",
+                "{c} has {n} royal pieces ({}) in the setup; at most one is supported",
                 royal.unwrap_or('?')
             )));
         }

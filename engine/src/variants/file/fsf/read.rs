@@ -327,19 +327,9 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         ));
     }
     pieces.sort_by_key(|p| slot_of(&p.key));
-    let Some(king) = pieces.iter().find(|p| p.royal) else {
-        let m = "a variant without a royal King is not supported (the engine's extinction rule needs one beside it)";
-        return Err(match keys.get("king") {
-            Some(e) => key_err(e, m),
-            None => VariantFileError {
-                file: sec.file.clone(),
-                line: Some(sec.line),
-                field: format!("[{name}] king"),
-                message: format!("no King: {m}"),
-            },
-        });
-    };
-    let king_letter = king.letter;
+    // Without a King (`king = -`), or where a side's start position has none (Horde's White),
+    // that side plays without a royal piece, as in Fairy-Stockfish.
+    let king_letter = pieces.iter().find(|p| p.royal).map(|p| p.letter);
     let letter_of = |key: &str| pieces.iter().find(|p| p.key == key).map(|p| p.letter);
     let pawn = letter_of("pawn");
 
@@ -436,12 +426,12 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     };
     if let Some(e) = choices
         .iter()
-        .find(|&&c| c == king_letter)
+        .find(|&&c| Some(c) == king_letter)
         .and(sided("promotionPieceTypes")?)
     {
         return Err(key_err(e, "promotion to the royal King is not supported"));
     }
-    choices.retain(|&c| c != king_letter);
+    choices.retain(|&c| Some(c) != king_letter);
     let rank_cells = |r: u32| -> Vec<String> {
         (0..board.files)
             .map(|f| format!("{}{}", (b'a' + f as u8) as char, r))
@@ -572,6 +562,8 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
             regions[i] = Some((region(e, &board)?, e.at.clone()));
         }
     }
+    // Per side: the double step's rank, and whether the first rank double-steps too.
+    let mut first_rank = [false; 2];
     if let (true, Some(p)) = (ds_on, pawn) {
         let def = |r: u32| {
             if r <= board.ranks {
@@ -582,33 +574,85 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         };
         let white = regions[0].clone().unwrap_or_else(|| (def(2), sec.clone()));
         let black = regions[1].clone().unwrap_or_else(|| (def(7), sec.clone()));
-        let whole_rank = |cells: &[String]| -> Option<u32> {
-            let r: u32 = cells.first()?.get(1..)?.parse().ok()?;
-            (cells == rank_cells(r).as_slice()).then_some(r)
+        // One whole rank, or (Horde's White) one whole rank and the side's first rank.
+        let whole_ranks = |cells: &[String], first: u32| -> Option<(u32, bool)> {
+            let mut ranks: Vec<u32> = cells
+                .iter()
+                .filter_map(|c| c.get(1..)?.parse().ok())
+                .collect();
+            ranks.dedup();
+            let whole: Vec<String> = ranks.iter().flat_map(|&r| rank_cells(r)).collect();
+            if whole != cells {
+                return None;
+            }
+            match ranks[..] {
+                [r] => Some((r, false)),
+                [a, b] if a == first || b == first => Some((if a == first { b } else { a }, true)),
+                _ => None,
+            }
         };
-        let wr = whole_rank(&white.0);
-        let br = whole_rank(&black.0);
+        let wr = whole_ranks(&white.0, 1);
+        let br = whole_ranks(&black.0, board.ranks);
         match (wr, br) {
-            (Some(w), Some(b)) if b == board.ranks + 1 - w => double = Some((p, w, white.1)),
+            (Some((w, wf)), Some((b, bf))) if b == board.ranks + 1 - w => {
+                double = Some((p, w, white.1));
+                first_rank = [wf, bf];
+            }
             (None, None) if white.0.is_empty() && black.0.is_empty() => {}
             _ => {
-                let a = if wr.is_none() { &white.1 } else { &black.1 };
+                // Black's region is blamed only where it alone is malformed.
+                let a = if wr.is_some() && br.is_none() {
+                    &black.1
+                } else {
+                    &white.1
+                };
                 return Err(VariantFileError {
                     file: a.file.clone(),
                     line: Some(a.line),
                     field: format!("[{}] doubleStepRegion", a.section),
                     message: format!(
-                        "double steps from one whole rank, Black's the mirror of White's, are supported; here White's are {:?} and Black's {:?} (Fairy-Stockfish's defaults are ranks 2 and 7: set doubleStepRank or doubleStep = false on a board of {} ranks)",
+                        "double steps from one whole rank (and, for a side, its first rank too), Black's the mirror of White's, are supported; here White's are {:?} and Black's {:?} (Fairy-Stockfish's defaults are ranks 2 and 7: set doubleStepRank or doubleStep = false on a board of {} ranks)",
                         white.0, black.0, board.ranks
                     ),
                 });
             }
         }
     }
+    // En passant regions: where a side captures en passant. Honoured where they are the
+    // whole rank the opponent's double step passes (Horde: ranks 6 and 3), which is needed
+    // where the opponent double-steps from its first rank too (that step gives no right).
+    for (i, side) in ["White", "Black"].iter().enumerate() {
+        let them = 1 - i;
+        let passed = double
+            .as_ref()
+            .map(|(_, w, _)| if them == 0 { w + 1 } else { board.ranks - w });
+        match (keys.get(&format!("enPassantRegion{side}")), passed) {
+            (Some(e), Some(r)) if region(e, &board)? == rank_cells(r) => {}
+            (Some(e), _) => {
+                return Err(key_err(
+                    e,
+                    match passed {
+                        Some(r) => format!(
+                        "only the whole rank the opponent's double step passes (*{r}) is supported"
+                    ),
+                        None => "en passant without a double step is not supported".to_string(),
+                    },
+                ))
+            }
+            (None, Some(r)) if first_rank[them] => {
+                let a = &double.as_ref().expect("a double step").2;
+                return Err(VariantFileError {
+                    file: a.file.clone(),
+                    line: Some(a.line),
+                    field: format!("[{}] enPassantRegion{side}", a.section),
+                    message: format!("missing: a double step from the first rank is supported without en passant past it; set enPassantRegion{side} = *{r}"),
+                });
+            }
+            (None, _) => {}
+        }
+    }
     for k in [
         "enPassantRegion",
-        "enPassantRegionWhite",
-        "enPassantRegionBlack",
         "enPassantTypes",
         "enPassantTypesWhite",
         "enPassantTypesBlack",
@@ -663,9 +707,24 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     let mut castles: Vec<String> = Vec::new();
     let mut castle_at: Option<At> = None;
     if castling_on && rights != "-" {
+        // White's castling moves (Black's are their mirror), read off White's pieces, or off
+        // Black's where only Black castles (Horde: White has no King).
+        let white_castles = rights.contains(['K', 'Q']);
+        let grid: Vec<(char, u32, u32)> = grid
+            .iter()
+            .filter(|&&(l, _, _)| l.is_ascii_uppercase() == white_castles)
+            .map(|&(l, f, r)| match white_castles {
+                true => (l, f, r),
+                false => (l.to_ascii_uppercase(), f, board.ranks + 1 - r),
+            })
+            .collect();
+        let rights = match white_castles {
+            true => rights.to_string(),
+            false => rights.to_ascii_uppercase(),
+        };
         let kings: Vec<u32> = grid
             .iter()
-            .filter(|&&(l, _, r)| l == king_letter && r == castling_rank)
+            .filter(|&&(l, _, r)| Some(l) == king_letter && r == castling_rank)
             .map(|&(_, f, _)| f)
             .collect();
         let Some(&kf) = kings.first() else {
@@ -842,6 +901,18 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
             out.line(&format!("double_step = \"{l}\""), Some(a.clone()));
             out.line(&format!("double_step_rank = {r}"), Some(a.clone()));
             out.line("en_passant = true", Some(a.clone()));
+            let sides: Vec<String> = ["white", "black"]
+                .iter()
+                .zip(first_rank)
+                .filter(|(_, f)| *f)
+                .map(|(s, _)| s.to_string())
+                .collect();
+            if !sides.is_empty() {
+                out.line(
+                    &format!("double_step_first_rank = {}", list(sides.into_iter())),
+                    Some(a.clone()),
+                );
+            }
         }
         None => out.line("double_step = \"\"", None),
     }
@@ -1126,13 +1197,14 @@ fn end_rules<'k>(
     let (own, own_at) = count("extinctionPieceCount")?;
     let (opp, opp_at) = count("extinctionOpponentPieceCount")?;
     if let (Some((v, ve)), Some(te)) = (value, types) {
+        // `*`: all of a side's pieces together (Fairy-Stockfish's ALL_PIECES), Horde's.
+        let mut kinds = set(&Entry {
+            value: te.value.replace('*', ""),
+            ..te.clone()
+        })?;
         if te.value.contains('*') {
-            return Err(key_err(
-                te,
-                "\"*\" (all pieces together) is not supported: list the piece types",
-            ));
+            kinds.insert(0, '*');
         }
-        let kinds = set(te)?;
         if !kinds.is_empty() {
             lines.push((
                 format!("extinction = {}", list(kinds.iter().map(|c| c.to_string()))),

@@ -183,14 +183,26 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
                 return Err("a double-step rank for Black that is not the mirror of White's cannot be expressed".into());
             }
             let r = d.ranks[0] + 1;
+            let ranks = i16::from(ranks);
             w("doubleStep = true".into());
             w(format!("doubleStepRank = {r}"));
             w(format!("doubleStepRankMin = {r}"));
-            w(format!("doubleStepRegionWhite = *{r}"));
+            // A side's first rank double-steps too (Horde's White): its region has both
+            // ranks, and the opponent's en passant region leaves out the first rank's pass.
+            let first = |side: usize, rank: i16| match d.first_rank[side] {
+                true => format!(" *{rank}"),
+                false => String::new(),
+            };
+            w(format!("doubleStepRegionWhite ={} *{r}", first(0, 1)));
             w(format!(
-                "doubleStepRegionBlack = *{}",
-                i16::from(ranks) - r + 1
+                "doubleStepRegionBlack = *{}{}",
+                ranks - r + 1,
+                first(1, ranks)
             ));
+            if d.first_rank.contains(&true) {
+                w(format!("enPassantRegionWhite = *{}", ranks - r));
+                w(format!("enPassantRegionBlack = *{}", r + 1));
+            }
         }
     }
 
