@@ -1,12 +1,15 @@
 //! Command-line parsing (clap): the arguments, their checks, and dispatch to the command
 //! bodies in their modules.
 
+use crate::commands::args::{
+    at_least, game_count, parse_shard, positive_scale, unit_share, variant, VariantArg, WorkerArgs,
+};
 use crate::commands::inspect;
 use crate::commands::study::Study;
 use crate::run::config::EngineConfig;
 use crate::run::format::{self, RunConfig};
 use crate::run::play::Adjudication;
-use crate::run::tournament::{self, PlayJob, RunOptions};
+use crate::run::tournament::{self, PlayJob};
 use crate::values::ValuesJob;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -17,28 +20,6 @@ use variantlab_engine::VariantKind;
 
 /// The `--openings` help of `play`, `study` and `sprt`: one text for the three.
 const OPENINGS_HELP: &str = "Openings: `balanced-plies:P[:CP]`, `random-plies:P`, `trades:P[:M]` (a near-even trade made, at the start or after P random and M engine plies) or a file of positions, one per line";
-
-/// `--variant`, of every command about one variant.
-#[derive(clap::Args, Debug)]
-pub struct VariantArg {
-    /// Variant name (see `variantlab variants`) [default: the --variant-file's]
-    #[arg(long)]
-    pub(crate) variant: Option<String>,
-}
-
-impl VariantArg {
-    /// The variant given, or else the loaded variant file's: the one place a command's
-    /// variant is looked up by name; everything past it carries the kind.
-    pub(crate) fn kind(self) -> Result<VariantKind> {
-        match (self.variant, variantlab_engine::variants::file::loaded()) {
-            (Some(n), _) => variant(&n),
-            (None, Some(l)) => Ok(l.kind),
-            (None, None) => {
-                bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
-            }
-        }
-    }
-}
 
 /// The flags of `play`, `study` and `sprt` that say where the games start, how they are
 /// seeded and when they are drawn.
@@ -52,17 +33,6 @@ struct MatchArgs {
     /// Draw after this many plies (0 = no limit) [default: the variant's, which `variantlab variants` lists]
     #[arg(long)]
     max_plies: Option<u32>,
-}
-
-/// How a command that plays games runs them.
-#[derive(clap::Args, Debug)]
-pub struct WorkerArgs {
-    /// Worker threads; results do not depend on it [default: all cores]
-    #[arg(long)]
-    threads: Option<usize>,
-    /// No progress display.
-    #[arg(long)]
-    quiet: bool,
 }
 
 /// Self-play, statistics and move-generation tools for chess variants.
@@ -187,9 +157,9 @@ enum Command {
     Tune(TuneArgs),
     /// Self-play positions with the search's score and the game's result, for training a
     /// network (a data file, docs/evaluation.md "Network data").
-    Datagen(crate::net::cli::DatagenArgs),
+    Datagen(crate::commands::net::DatagenArgs),
     /// Train a network evaluation from data files (docs/evaluation.md "Network evaluation").
-    TrainNet(crate::net::cli::TrainNetArgs),
+    TrainNet(crate::commands::net::TrainNetArgs),
 
     /// One self-contained HTML page with SVG plots of tournament folders.
     Report {
@@ -261,22 +231,6 @@ fn l2_choice(s: &str) -> Result<L2Choice, String> {
     match s.parse::<f64>() {
         Ok(v) if v >= 0.0 && v.is_finite() => Ok(L2Choice(Some(v))),
         _ => Err(format!("{s:?} is neither auto nor a penalty of at least 0")),
-    }
-}
-
-/// A share from 0 to 1.
-pub(crate) fn unit_share(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err(format!("{s:?} is not a number from 0 to 1")),
-    }
-}
-
-/// A logistic scale: a finite number above 0.
-pub(crate) fn positive_scale(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("{s:?} is not a number above 0")),
     }
 }
 
@@ -398,42 +352,6 @@ pub struct PlayArgs {
     force: bool,
 }
 
-/// A value parser for counts (`--nodes`, `--games` ...): a whole number of at least `min`,
-/// with a message that says so for `0` or `-5` alike.
-pub(crate) fn at_least(
-    min: u64,
-) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
-    move |text| {
-        let v: i128 = text
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?} is not a whole number"))?;
-        if v < i128::from(min) {
-            return Err(format!("must be at least {min}, got {v}"));
-        }
-        u64::try_from(v).map_err(|_| format!("{v} is too large"))
-    }
-}
-
-/// A value parser for game counts: [`at_least`] `min`, and at most
-/// [`crate::run::config::MAX_GAMES`], so a mistyped count is an error, not an allocation or a
-/// run of centuries.
-pub(crate) fn game_count(
-    min: u64,
-) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
-    let at_least = at_least(min);
-    move |text| {
-        let v = at_least(text)?;
-        if v > crate::run::config::MAX_GAMES {
-            return Err(format!(
-                "{v} is too large: at most {} games (shard a larger study and merge)",
-                crate::run::config::MAX_GAMES
-            ));
-        }
-        Ok(v)
-    }
-}
-
 /// A value parser for a whole number from `lo` to `hi` (depths).
 fn within(
     lo: u32,
@@ -466,50 +384,6 @@ fn numbers<const N: usize>(flag: &str, text: &str) -> Result<[i64; N]> {
         }
     }
     Ok(out)
-}
-
-impl WorkerArgs {
-    /// The options of a run: the threads checked (all cores unless given).
-    pub(crate) fn options(&self) -> Result<RunOptions> {
-        Ok(RunOptions {
-            threads: threads(self.threads)?,
-            quiet: self.quiet,
-        })
-    }
-}
-
-fn threads(t: Option<usize>) -> Result<usize> {
-    match t {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) if t > crate::run::config::MAX_THREADS => bail!(
-            "--threads {t} is too large: at most {} (this machine has {} cores)",
-            crate::run::config::MAX_THREADS,
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        ),
-        Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
-/// `--shard I/N` of a run of `games` games: the I-th of N slices by pair.
-pub(crate) fn parse_shard(s: &str, games: u64) -> Result<(u64, u64)> {
-    let (i, n) = s
-        .split_once('/')
-        .with_context(|| format!("--shard {s:?}: expected I/N"))?;
-    let (i, n): (u64, u64) = (
-        i.parse()
-            .with_context(|| format!("--shard {s:?}: {i:?} is not a number"))?,
-        n.parse()
-            .with_context(|| format!("--shard {s:?}: {n:?} is not a number"))?,
-    );
-    if n == 0 || i == 0 || i > n {
-        bail!("--shard {s:?}: need 1 <= I <= N");
-    }
-    let pairs = games.div_ceil(2);
-    if i > pairs {
-        bail!("--shard {s:?}: {games} games make {pairs} pairs, so slice {i} of {n} would play nothing; use at most {pairs} shards");
-    }
-    Ok((i, n))
 }
 
 fn play(args: PlayArgs) -> Result<()> {
@@ -944,8 +818,8 @@ pub fn run() -> Result<()> {
             )
         }
         Command::Play(args) => play(args),
-        Command::Datagen(args) => crate::net::cli::datagen(args),
-        Command::TrainNet(args) => crate::net::cli::train_net(args),
+        Command::Datagen(args) => crate::commands::net::datagen(args),
+        Command::TrainNet(args) => crate::commands::net::train_net(args),
         Command::Tune(a) => crate::tune::run(&crate::tune::TuneOptions {
             games: a.games,
             out: a.out,
@@ -996,10 +870,4 @@ pub fn run() -> Result<()> {
             Ok(())
         }
     }
-}
-
-/// A variant name of the command line, parsed: the one place a command's variant is looked
-/// up by name (the loaded variant file's included); everything past it carries the kind.
-fn variant(name: &str) -> Result<VariantKind> {
-    Ok(VariantKind::from_name(name)?)
 }

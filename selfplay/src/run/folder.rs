@@ -13,17 +13,28 @@ pub const FILES: &[&str] = &[
     "run.json",
     "games.csv",
     "moves.csv",
-    crate::run::pgn::PGN_FILE,
-    crate::run::format::OPENINGS_COPY,
-    crate::run::format::VARIANT_DEFINITION,
+    PGN_FILE,
+    OPENINGS_COPY,
+    VARIANT_DEFINITION,
     crate::run::folder_lock::LOCK_FILE,
     "sprt_config.json",
     "sprt.csv",
     "sprt.json",
 ];
 
-/// The folder of the external engines' standard error logs (`NAME.stderr.log`).
-pub const LOG_DIR: &str = crate::run::format::ENGINE_LOGS;
+/// The folder, inside a run folder, of the external engines' standard error logs
+/// (`NAME.stderr.log`).
+pub const LOG_DIR: &str = "engines";
+
+/// The PGN file of a run folder.
+pub const PGN_FILE: &str = "games.pgn";
+
+/// The run folder's copy of an openings file.
+pub const OPENINGS_COPY: &str = "openings.txt";
+
+/// The loaded variant file in Fairy-Stockfish's format, written into the run folder for an
+/// external engine that reads that format ([`crate::run::engine_process::Definition`]).
+pub const VARIANT_DEFINITION: &str = "variant.ini";
 
 /// Whether `name` is a file the toolkit writes into a run folder.
 fn is_ours(name: &str) -> bool {

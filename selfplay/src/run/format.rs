@@ -65,7 +65,7 @@ pub struct RunConfig {
     #[serde(deserialize_with = "Option::deserialize")]
     pub shard: Option<(u64, u64)>,
     /// FNV-1a 64 checksum (hex) of the openings file when `openings` is a file; the file
-    /// itself is copied into the run folder as [`OPENINGS_COPY`], and resume and merge use
+    /// itself is copied into the run folder as [`crate::run::folder::OPENINGS_COPY`], and resume and merge use
     /// and check that copy, so a moved folder resumes and a changed file is noticed.
     #[serde(deserialize_with = "Option::deserialize")]
     pub openings_checksum: Option<String>,
@@ -167,7 +167,7 @@ impl RunConfig {
         let Some(sum) = &self.openings_checksum else {
             return Ok(self.openings.clone());
         };
-        let copy = dir.join(OPENINGS_COPY);
+        let copy = dir.join(crate::run::folder::OPENINGS_COPY);
         let bytes = std::fs::read(&copy).with_context(|| {
             format!(
                 "{}: the run's copy of its openings is missing",
@@ -230,16 +230,6 @@ pub fn default_limits(
         _ => Limits::nodes(crate::run::config::DEFAULT_NODES),
     }
 }
-
-/// The folder, inside a run folder, of the external engines' standard error logs.
-pub const ENGINE_LOGS: &str = "engines";
-
-/// The loaded variant file in Fairy-Stockfish's format, written into the run folder for an
-/// external engine that reads that format ([`crate::run::engine_process::Definition`]).
-pub const VARIANT_DEFINITION: &str = "variant.ini";
-
-/// The run folder's copy of an openings file.
-pub const OPENINGS_COPY: &str = "openings.txt";
 
 /// FNV-1a, 64 bits, as hex: a stable checksum (the same in every Rust version, unlike
 /// the standard hasher) for telling two openings files apart.

@@ -5,7 +5,7 @@ use crate::output::{out, write_json};
 use crate::run::folder_lock::FolderLock;
 use crate::run::format::{
     ends_unfinished, games_header, now, read_csv, rewrite, saved_config, RunConfig, Summary,
-    MOVES_HEADER, OPENINGS_COPY,
+    MOVES_HEADER,
 };
 use crate::run::pgn;
 use anyhow::{bail, Context, Result};
@@ -121,8 +121,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
         None
     };
     if config.openings_checksum.is_some() {
-        let to = staging.join(OPENINGS_COPY);
-        std::fs::copy(dirs[0].join(OPENINGS_COPY), &to)
+        let to = staging.join(crate::run::folder::OPENINGS_COPY);
+        std::fs::copy(dirs[0].join(crate::run::folder::OPENINGS_COPY), &to)
             .with_context(|| format!("copying the openings into {}", to.display()))?;
     }
     write_json(&staging.join("run.json"), &config)?;
@@ -137,7 +137,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary> {
         });
         if config.pgn {
             pgn::rewrite(
-                &staging.join(pgn::PGN_FILE),
+                &staging.join(crate::run::folder::PGN_FILE),
                 &config,
                 &rows,
                 &pgn::moves_by_game(&moves),

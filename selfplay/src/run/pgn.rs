@@ -24,9 +24,6 @@ use std::path::Path;
 use variantlab_engine::game::Game;
 use variantlab_engine::{with_variant, Color, VariantKind};
 
-/// The PGN file of a run folder.
-pub const PGN_FILE: &str = "games.pgn";
-
 /// Longest movetext line (PGN export format asks for at most 79 characters).
 const LINE: usize = 79;
 

@@ -402,14 +402,14 @@ impl PlayerSpec {
                 "this command has no run folder to write {variant}'s definition in"
             )),
             (Some(Ok(text)), Some(dir)) => {
-                let path = dir.join(crate::run::format::VARIANT_DEFINITION);
+                let path = dir.join(crate::run::folder::VARIANT_DEFINITION);
                 crate::output::replace_file(&path, text.as_bytes())?;
                 let path = std::path::absolute(&path)
                     .with_context(|| format!("the path of {}", path.display()))?;
                 Definition::Exported(Some(path))
             }
         };
-        let logs = run_dir.map(|d| d.join(crate::run::format::ENGINE_LOGS));
+        let logs = run_dir.map(|d| d.join(crate::run::folder::LOG_DIR));
         let pool = match &config.engine {
             Some(command) => Some(
                 EnginePool::new(

@@ -12,7 +12,7 @@ use crate::run::config::EngineConfig;
 use crate::run::folder_lock::FolderLock;
 use crate::run::format::{
     drop_partial_line, engine_names, games_header, has_content, now, open_append, read_csv,
-    rewrite, saved_config, RunConfig, Summary, MOVES_HEADER, OPENINGS_COPY,
+    rewrite, saved_config, RunConfig, Summary, MOVES_HEADER,
 };
 use crate::run::openings::Openings;
 use crate::run::pgn;
@@ -71,8 +71,11 @@ pub fn start_or_replace(
         crate::run::folder::clear(dir)?;
     }
     if config.openings_checksum.is_some() {
-        std::fs::copy(&config.openings, dir.join(OPENINGS_COPY))
-            .with_context(|| format!("copying {} into {}", config.openings, dir.display()))?;
+        std::fs::copy(
+            &config.openings,
+            dir.join(crate::run::folder::OPENINGS_COPY),
+        )
+        .with_context(|| format!("copying {} into {}", config.openings, dir.display()))?;
     }
     write_json(&dir.join("run.json"), &config)?;
     run(config, dir, opts)
@@ -264,7 +267,7 @@ fn run_variant<G: Game>(mut config: RunConfig, dir: &Path, opts: &RunOptions) ->
     let header = games_header(&kinds);
     let games_path = dir.join("games.csv");
     let moves_path = dir.join("moves.csv");
-    let pgn_path = dir.join(pgn::PGN_FILE);
+    let pgn_path = dir.join(crate::run::folder::PGN_FILE);
     let write_pgn = config.record_moves && config.pgn;
 
     if drop_partial_line(&games_path)? {

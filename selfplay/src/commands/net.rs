@@ -1,6 +1,6 @@
 //! The arguments of `variantlab datagen` and `variantlab train-net`.
 
-use crate::commands::cli::{
+use crate::commands::args::{
     at_least, game_count, parse_shard, positive_scale, unit_share, VariantArg, WorkerArgs,
 };
 use crate::net::datagen::{self, DatagenOptions};
