@@ -2,16 +2,12 @@
 //! count, after a resume or an extension, and as merged shards; damaged files are clear
 //! errors; `train-net` is reproducible and learns.
 
+mod common;
+
+use common::variantlab;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use variantlab_selfplay::net::data::{self, Tail};
-
-fn variantlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_variantlab"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variantlab-test-net-{name}"));

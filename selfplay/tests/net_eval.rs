@@ -40,6 +40,22 @@ fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `variantlab search` of `variant`'s start with configuration `cfg`, expected to fail: its
+/// error text.
+fn refused(variant: &str, cfg: &str) -> String {
+    let o = variantlab(&[
+        "search",
+        "--variant",
+        variant,
+        "--nodes",
+        "100",
+        "--config",
+        cfg,
+    ]);
+    assert!(!o.status.success(), "{variant} with {cfg} was not refused");
+    stderr(&o)
+}
+
 #[test]
 fn a_configuration_evaluates_with_a_network() {
     let dir = tmp("ok");
@@ -80,51 +96,21 @@ fn a_configuration_evaluates_with_a_network() {
 fn a_network_for_other_inputs_or_a_damaged_file_is_refused_naming_it() {
     let dir = tmp("refused");
     let (path, cfg) = chess_net(&dir);
-    let cfg_s = cfg.to_str().unwrap();
-    let o = variantlab(&[
-        "search",
-        "--variant",
-        "dream-chess-46",
-        "--nodes",
-        "100",
-        "--config",
-        cfg_s,
-    ]);
-    let e = stderr(&o);
-    assert!(!o.status.success());
+    let cfg = cfg.to_str().unwrap();
+    let e = refused("dream-chess-46", cfg);
     assert!(
         e.contains("chess.vlnet") && e.contains("chess/v1") && e.contains("dream-chess-46/v1"),
         "{e}"
     );
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-    let o = variantlab(&[
-        "search",
-        "--variant",
-        "chess",
-        "--nodes",
-        "100",
-        "--config",
-        cfg_s,
-    ]);
-    let e = stderr(&o);
-    assert!(!o.status.success());
+    let e = refused("chess", cfg);
     assert!(
         e.contains("chess.vlnet") && e.contains("bytes of weights"),
         "{e}"
     );
     std::fs::remove_file(&path).unwrap();
-    let o = variantlab(&[
-        "search",
-        "--variant",
-        "chess",
-        "--nodes",
-        "100",
-        "--config",
-        cfg_s,
-    ]);
-    let e = stderr(&o);
-    assert!(!o.status.success());
+    let e = refused("chess", cfg);
     assert!(
         e.contains("chess.vlnet") && e.contains("cannot read"),
         "{e}"

@@ -51,11 +51,6 @@ impl NetStack {
         }
     }
 
-    /// Forgets every ply's accumulators (a new variant or network).
-    pub fn clear(&mut self) {
-        self.valid.iter_mut().for_each(|v| *v = false);
-    }
-
     /// The network's evaluation of `pos`, at `ply` of the search, in centipawns for the side
     /// to move.
     pub fn evaluate<G: Game>(&mut self, pos: &G, ply: usize) -> i32 {

@@ -45,7 +45,7 @@ impl InputLayout {
             kinds,
             cells,
             shape,
-            features: 2 * kinds * cells + 2 * kinds * shape.hand + 2 * shape.extras,
+            features: 2 * kinds * (cells + shape.hand) + 2 * shape.extras,
         }
     }
 
@@ -58,12 +58,19 @@ impl InputLayout {
         )
     }
 
-    fn hand_base(&self) -> usize {
-        2 * self.kinds * self.cells
+    /// The input of a piece of `kind` on `cell`, `slot` 0 own and 1 enemy.
+    pub fn board_input(&self, slot: usize, kind: usize, cell: usize) -> usize {
+        (slot * self.kinds + kind) * self.cells + cell
     }
 
-    fn extras_base(&self) -> usize {
-        self.hand_base() + 2 * self.kinds * self.shape.hand
+    /// The `j`-th (from 0) hand input of `kind`, `slot` 0 own and 1 enemy.
+    pub fn hand_input(&self, slot: usize, kind: usize, j: usize) -> usize {
+        2 * self.kinds * self.cells + (slot * self.kinds + kind) * self.shape.hand + j
+    }
+
+    /// Extra input `index` in `slot` (own and enemy, or as seen by White and by Black).
+    pub fn extra_input(&self, slot: usize, index: usize) -> usize {
+        2 * self.kinds * (self.cells + self.shape.hand) + slot * self.shape.extras + index
     }
 }
 
@@ -132,7 +139,7 @@ impl InputSink for Collect<'_> {
         }
         for p in Color::ALL {
             let slot = usize::from(color != p);
-            self.out.lists[p.index()].push((slot * l.kinds + kind) * l.cells + cell);
+            self.out.lists[p.index()].push(l.board_input(slot, kind, cell));
         }
     }
 
@@ -145,9 +152,8 @@ impl InputSink for Collect<'_> {
         let n = (count as usize).min(l.shape.hand);
         for p in Color::ALL {
             let slot = usize::from(color != p);
-            let base = l.hand_base() + (slot * l.kinds + kind) * l.shape.hand;
             for j in 0..n {
-                self.out.lists[p.index()].push(base + j);
+                self.out.lists[p.index()].push(l.hand_input(slot, kind, j));
             }
         }
     }
@@ -163,7 +169,7 @@ impl InputSink for Collect<'_> {
                 Some(c) => usize::from(c != p),
                 None => p.index(),
             };
-            self.out.lists[p.index()].push(l.extras_base() + slot * l.shape.extras + index);
+            self.out.lists[p.index()].push(l.extra_input(slot, index));
         }
     }
 }

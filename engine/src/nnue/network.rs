@@ -121,17 +121,16 @@ pub fn material_psqt<G: Game>() -> Vec<f32> {
         .map(|&(_, v)| v as f32 / SCALE)
         .collect();
     let mut psqt = vec![0.0; layout.features];
-    let (k, c, h) = (layout.kinds, layout.cells, layout.shape.hand);
     for (kind, &v) in values.iter().enumerate() {
         // Own pieces add to the side's sum, enemy ones take from it; the output halves the
         // difference of the two sides' sums, which counts each piece twice.
         for (slot, sign) in [(0, 1.0), (1, -1.0)] {
-            let board = (slot * k + kind) * c;
-            psqt[board..board + c]
-                .iter_mut()
-                .for_each(|w| *w = sign * v);
-            let hand = 2 * k * c + (slot * k + kind) * h;
-            psqt[hand..hand + h].iter_mut().for_each(|w| *w = sign * v);
+            for cell in 0..layout.cells {
+                psqt[layout.board_input(slot, kind, cell)] = sign * v;
+            }
+            for j in 0..layout.shape.hand {
+                psqt[layout.hand_input(slot, kind, j)] = sign * v;
+            }
         }
     }
     psqt
