@@ -1,5 +1,5 @@
 """Tests of the helper scripts in scripts/: transfer_weights.py, findings.py,
-piece_values_table.py, variant_example.py, compare_eval.py and import_cycles.py. Each script runs as a subprocess
+piece_values_table.py, variant_example.py, compare_eval.py, net_trials.py and import_cycles.py. Each script runs as a subprocess
 (sys.executable), in a temporary folder, on small hand-made inputs with known answers.
 
 Good input must give the expected output; bad input must give exit status 1, a one-line
@@ -598,6 +598,57 @@ class VariantExample(ScriptTest):
         write(doc, "# no markers\n")
         self.assertFails(run(EXAMPLE, self.DATA, doc, cwd=REPO), "variant_example:", "markers")
         self.assertEqual(read(doc), "# no markers\n")
+
+
+class NetTrials(ScriptTest):
+    """scripts/net_trials.py: docs/evaluation.md's table of network trials, from their record."""
+
+    SCRIPT = os.path.join(SCRIPTS, "net_trials.py")
+    TRIALS = os.path.join(REPO, "data", "eval", "nets", "trials")
+
+    def trial(self, name, source="r1-6.7m-linear-path", cut=None):
+        """A copy of a committed chess trial as NAME (its network cut to `cut` bytes)."""
+        os.makedirs(self.path("trials", "chess"), exist_ok=True)
+        for ext in (".vlnet", ".config.json", ".sprt.json"):
+            with open(os.path.join(self.TRIALS, "chess", source + ext), "rb") as f:
+                data = f.read()
+            if ext == ".vlnet" and cut is not None:
+                data = data[:cut]
+            with open(self.path("trials", "chess", name + ext), "wb") as f:
+                f.write(data)
+
+    def test_the_committed_table_agrees_with_the_record(self):
+        result = run(self.SCRIPT, self.TRIALS, "--check", "docs/evaluation.md", cwd=REPO)
+        self.assertOk(result)
+
+    def test_each_trial_is_a_row_with_its_figures(self):
+        self.trial("small", source="r1-358k")
+        self.trial("large")
+        doc = self.path("doc.md")
+        write(doc, "# A\n<!-- net-trials:begin (scripts/net_trials.py writes this part) -->\nold\n<!-- net-trials:end -->\ntail\n")
+        self.assertOk(run(self.SCRIPT, self.path("trials"), "--write", doc, cwd=self.dir))
+        text = read(doc)
+        self.assertTrue(text.startswith("# A\n") and text.endswith("tail\n"))
+        self.assertNotIn("old", text)
+        rows = [line for line in text.splitlines() if line.startswith("| `")]
+        self.assertEqual([r.split("`")[1] for r in rows], ["small", "large"])  # by positions
+        with open(os.path.join(self.TRIALS, "chess", "r1-6.7m-linear-path.sprt.json")) as f:
+            sprt = json.load(f)
+        elo, lo, hi = sprt["elo"][:3]
+        self.assertIn(f"{sprt['result']} after {sprt['games']} games", rows[1])
+        self.assertIn(f"{elo:+.1f} [{lo:+.1f}, {hi:+.1f}]", rows[1])
+        self.assertOk(run(self.SCRIPT, self.path("trials"), "--check", doc, cwd=self.dir))
+        write(doc, text.replace(f"{elo:+.1f}", "+99.9"))
+        self.assertFails(run(self.SCRIPT, self.path("trials"), "--check", doc, cwd=self.dir), "differs")
+
+    def test_a_cut_network_is_refused_and_nothing_written(self):
+        self.trial("cut", cut=40)
+        doc = self.path("doc.md")
+        before = "<!-- net-trials:begin (scripts/net_trials.py writes this part) -->\n<!-- net-trials:end -->\n"
+        write(doc, before)
+        result = run(self.SCRIPT, self.path("trials"), "--write", doc, cwd=self.dir)
+        self.assertFails(result, "cut.vlnet", "cut short")
+        self.assertEqual(read(doc), before)
 
 
 class ImportCycles(ScriptTest):

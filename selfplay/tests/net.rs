@@ -313,6 +313,30 @@ fn train_net_learns_and_is_reproducible() {
         &[&small[..], &["--seed", "2"]].concat(),
     ));
     assert_ne!(bytes(&one), bytes(&other));
+    // A shrinking step: halved after each epoch, as printed and recorded.
+    let decayed = d.join("decay.vlnet");
+    let printed = ok(&train(
+        &[&data],
+        &decayed,
+        "2",
+        &[&small[..], &["--lr-decay", "0.5"]].concat(),
+    ));
+    assert!(
+        printed.contains("(step 5.00e-3;") && printed.contains("(step 2.50e-3;"),
+        "{printed}"
+    );
+    let info = variantlab_engine::nnue::Network::read(&decayed)
+        .unwrap()
+        .info;
+    assert_eq!(info.notes["lr_decay"].as_f64(), Some(0.5));
+    assert_ne!(bytes(&one), bytes(&decayed));
+    for bad in ["0", "1.5", "-0.5"] {
+        let e = err(&train(&[&data], &decayed, "1", &["--lr-decay", bad]));
+        assert!(
+            e.contains("--lr-decay") && e.contains("above 0 and at most 1"),
+            "{e}"
+        );
+    }
 }
 
 /// Data of another variant, and a damaged file, are refused naming the file.

@@ -46,6 +46,14 @@ pub(crate) fn unit_share(s: &str) -> Result<f64, String> {
     }
 }
 
+/// A shrinking factor: a number above 0 and at most 1.
+pub(crate) fn unit_share_positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err(format!("{s:?} is not a number above 0 and at most 1")),
+    }
+}
+
 /// A logistic scale: a finite number above 0.
 pub(crate) fn positive_scale(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

@@ -1,7 +1,8 @@
 //! The arguments of `variantlab datagen` and `variantlab train-net`.
 
 use crate::commands::args::{
-    at_least, game_count, parse_shard, positive_scale, unit_share, VariantArg, WorkerArgs,
+    at_least, game_count, parse_shard, positive_scale, unit_share, unit_share_positive, VariantArg,
+    WorkerArgs,
 };
 use crate::net::datagen::{self, DatagenOptions};
 use anyhow::{bail, Result};
@@ -108,6 +109,10 @@ pub struct TrainNetArgs {
     /// Adam's step size.
     #[arg(long, default_value_t = 0.001, value_parser = positive_scale)]
     lr: f64,
+    /// Each epoch's step size is the previous one's times this (1: a constant step). A
+    /// shrinking step lets the last epochs settle into the minimum the first ones found.
+    #[arg(long, default_value_t = 1.0, value_parser = unit_share_positive, allow_negative_numbers = true)]
+    lr_decay: f64,
     /// Positions per batch (one Adam step each).
     #[arg(long, default_value_t = 4096, value_parser = at_least(1), allow_negative_numbers = true)]
     batch: u64,
@@ -148,6 +153,7 @@ pub fn train_net(a: TrainNetArgs) -> Result<()> {
         hidden: a.hidden as usize,
         epochs: a.epochs,
         lr: a.lr as f32,
+        lr_decay: a.lr_decay as f32,
         batch: usize::try_from(a.batch)?,
         holdout: a.holdout,
         patience: a.patience,

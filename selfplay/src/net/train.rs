@@ -37,6 +37,8 @@ pub struct TrainOptions {
     pub epochs: u32,
     /// Adam's step size.
     pub lr: f32,
+    /// Each epoch's step size is the previous one's times this.
+    pub lr_decay: f32,
     /// Positions per batch.
     pub batch: usize,
     /// Share of games held out.
@@ -336,10 +338,12 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
         });
         bar.suspend(|| {
             crate::output::out!(
-                "epoch {epoch}: training loss {train_loss:.6}, held-out loss {valid_loss:.6} ({:.1} s)",
+                "epoch {epoch}: training loss {train_loss:.6}, held-out loss {valid_loss:.6} (step {:.2e}; {:.1} s)",
+                adam.lr,
                 t.elapsed().as_secs_f64()
             )
         });
+        adam.lr *= o.lr_decay;
         if valid_loss < best_loss {
             (best, best_loss, best_epoch, since) = (net.clone(), valid_loss, epoch, 0);
         } else {
@@ -370,6 +374,7 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
         serde_json::json!("(sigmoid(K * cp / 400) - target)^2"),
     );
     note("lr", serde_json::json!(o.lr));
+    note("lr_decay", serde_json::json!(o.lr_decay));
     note("batch", serde_json::json!(o.batch));
     note("holdout", serde_json::json!(o.holdout));
     note("patience", serde_json::json!(o.patience));
