@@ -2,7 +2,7 @@
 CARGO ?= cargo
 BIN := target/release/variantlab
 
-.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings findings-check findings-check-fast alternatives net fmt lint torture
+.PHONY: help run test build bench bench-save bench-compare bench-table perft perft-all study variant-example notebooks notebook-check uci-check pgn-check script-check piece-values findings findings-check findings-check-fast alternatives trade-values net fmt lint torture
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -86,6 +86,9 @@ findings-check-fast: build ## findings-check without refitting the piece values 
 
 alternatives: build ## The seed variants' rule alternatives of docs/findings.md: Dialectic against Hegelian, Dai Mitregi Leaping against Stepping, three Dream Chess 46 arrays, 1000 games each at 4k nodes (about 50 minutes on 2 cores; resumable), data/findings/alternatives/ and the page
 	scripts/alternatives.sh $(BIN) out/alternatives
+
+trade-values: build ## Piece values priced by trades at 1k and 4k nodes a move, five independent seeds each (TRADES_VARIANTS, default chess and Dream Chess 46: about an hour on 2 cores; resumable), data/findings/trades/ and the page
+	scripts/trade_values.sh $(BIN) out/trades
 
 net: build ## One round of a variant's network loop, VARIANT=v: datagen, train-net, SPRT against the default at equal time, kept in data/eval/nets/ if accepted (scripts/net.sh lists the sizes; about 2 hours on 2 cores)
 	@test -n "$(VARIANT)" || { echo "give VARIANT=name (make net VARIANT=chess)"; exit 2; }

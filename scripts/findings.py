@@ -8,6 +8,9 @@
     findings.py ladder DATA                     DATA/ladder.csv (written by `stats`) with each
                                                 run's leading piece values from
                                                 DATA/piece_values.csv
+    findings.py trades DATA                     DATA/trades/combined.csv: the seeds of each
+                                                variant and level in DATA/trades/values.csv
+                                                combined (mean, Student's t interval)
     findings.py page DATA                       docs/findings.md rendered from
                                                 scripts/findings_page.md and DATA, on stdout
     findings.py plots DATA FOLDER               FOLDER/VARIANT.svg, each variant's ladder
@@ -123,6 +126,72 @@ def values(args):
     sys.stdout.write(out.getvalue())
 
 
+# --- piece values priced by trades, over independent seeds ---------------------------------
+
+# Student's t quantile t(0.975, df) for df = 1..30: the seeds are few, so the interval of their
+# mean is wider than the normal one (a table of the distribution's published values).
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def mean_interval(xs):
+    """(mean, low, high, sd) of independent replicates: the mean with the 95% Student's t
+    interval, from at least two values."""
+    k = len(xs)
+    if k < 2 or k - 1 > len(T975):
+        fail(f"{k} replicates: the interval needs 2 to {len(T975) + 1}")
+    m = sum(xs) / k
+    sd = (sum((x - m) ** 2 for x in xs) / (k - 1)) ** 0.5
+    h = T975[k - 2] * sd / k**0.5
+    return m, m - h, m + h, sd
+
+
+def trade_run(run, path, line):
+    """(variant, nodes, seed) of a trades run named trades/VARIANT/nodes-N/seed-S."""
+    parts = run.split("/")
+    try:
+        if len(parts) != 4 or parts[0] != "trades":
+            raise ValueError
+        return parts[1], int(parts[2].removeprefix("nodes-")), int(parts[3].removeprefix("seed-"))
+    except ValueError:
+        fail(f"{path}, line {line}: run '{run}' is not trades/VARIANT/nodes-N/seed-S")
+
+
+def trades(data):
+    """DATA/trades/combined.csv from DATA/trades/values.csv: per variant, level and piece, the
+    mean of the seeds' `balanced` values with its 95% t interval over the seeds (each seed's
+    games an independent replicate), the seeds that gave a value, and their games. A piece that
+    fewer than two seeds could value has no interval, and says so."""
+    path = os.path.join(data, "trades", "values.csv")
+    groups = {}
+    for r in read_csv(path):
+        variant, nodes, seed = trade_run(r["run"], path, r["_line"])
+        g = groups.setdefault((variant, nodes, r["piece"]), {"values": [], "seeds": 0, "games": 0, "unit": False})
+        g["seeds"] += 1
+        g["games"] += field(r, "games", path, int)
+        value = field(r, "value", path, empty=True)
+        if r["note"].startswith("the unit"):
+            g["unit"] = True
+        elif value is not None and r["low"] != "":
+            g["values"].append((seed, value))
+    out = []
+    for (variant, nodes, piece), g in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        per_seed = " ".join(f"{v:.3f}" for _, v in sorted(g["values"]))
+        if g["unit"]:
+            out.append([variant, nodes, piece, g["seeds"], g["games"], "1.000", "", "", "", "", "the unit"])
+        elif len(g["values"]) < 2:
+            out.append([variant, nodes, piece, g["seeds"], g["games"], "", "", "", "", per_seed,
+                        f"valued by {len(g['values'])} of {g['seeds']} seeds"])
+        else:
+            m, lo, hi, sd = mean_interval([v for _, v in g["values"]])
+            note = "" if len(g["values"]) == g["seeds"] else f"valued by {len(g['values'])} of {g['seeds']} seeds"
+            out.append([variant, nodes, piece, g["seeds"], g["games"], f"{m:.3f}", f"{lo:.3f}", f"{hi:.3f}",
+                        f"{sd:.3f}", per_seed, note])
+    write_csv(os.path.join(data, "trades", "combined.csv"),
+              ["variant", "nodes", "piece", "seeds", "games", "value", "low", "high", "sd", "per_seed", "note"], out)
+
+
 # --- the ladder ----------------------------------------------------------------------------
 
 
@@ -166,6 +235,8 @@ def main(argv):
         decompress(*args)
     elif cmd == "values" and args:
         values(args)
+    elif cmd == "trades" and len(args) == 1:
+        trades(args[0])
     elif cmd == "ladder" and len(args) == 1:
         ladder(args[0])
     elif cmd == "page" and len(args) == 1:

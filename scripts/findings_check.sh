@@ -2,7 +2,8 @@
 # make findings-check: every figure of docs/findings.md recomputed from the committed record in
 # data/findings/ (scripts/findings_derive.sh into a scratch folder), then compared with the
 # committed tables (ladder.csv, trend.csv, balance.csv, length.csv, usage.csv, diversity.csv,
-# typical.csv, piece_values.csv and each rule alternatives' compare.csv), the page
+# typical.csv, piece_values.csv, each rule alternatives' compare.csv and the trades' values.csv
+# and combined.csv), the page
 # and its plots. Fails, naming the file and showing the difference, when any differs.
 #
 # Usage: scripts/findings_check.sh BIN [--fast]
@@ -35,7 +36,7 @@ differs() { # differs COMMITTED RECOMPUTED
   fi
 }
 for f in ladder.csv trend.csv balance.csv length.csv usage.csv diversity.csv typical.csv piece_values.csv \
-  $(cd "$DATA" && ls alternatives/*/compare.csv 2>/dev/null); do
+  $(cd "$DATA" && ls alternatives/*/compare.csv trades/values.csv trades/combined.csv 2>/dev/null); do
   differs "$DATA/$f" "$work/data/$f"
 done
 differs "$PAGE" "$work/page.md"

@@ -5,10 +5,16 @@
 # tuned piece values (piece_values.csv), each run's leading values then added to ladder.csv, and
 # each set of rule alternatives' compare.csv (RECORD/alternatives/SET/); written to DEST.
 #
-# Usage: scripts/findings_derive.sh BIN RECORD DEST [--no-values]
-# --no-values takes piece_values.csv from RECORD instead of refitting it (the refit is most of
-# the cost: about 20 minutes on 2 cores); `make findings-check` refits, the fast check in
-# `make test` does not. FINDINGS_VALUES_CACHE=DIR keeps each run's fit in DIR and reuses it while
+# Then the piece values priced by trades (scripts/trade_values.sh): each run of
+# RECORD/trades/VARIANT/nodes-N/seed-S/ fitted by `values --method balanced` into
+# DEST/trades/values.csv (one row per run and piece, the tempo row included), and the seeds of
+# each variant and level combined into DEST/trades/combined.csv (scripts/findings.py trades).
+#
+# Usage: scripts/findings_derive.sh BIN RECORD DEST [--no-values | --trades-only]
+# --no-values takes piece_values.csv and trades/values.csv from RECORD instead of refitting them
+# (the refit is most of the cost: about 20 minutes on 2 cores); `make findings-check` refits,
+# the fast check in `make test` does not. --trades-only derives the trades' tables alone
+# (refitted) and leaves the others as they are (scripts/trade_values.sh). FINDINGS_VALUES_CACHE=DIR keeps each run's fit in DIR and reuses it while
 # it is newer than the run's games.csv (make findings: out/findings/values).
 set -euo pipefail
 BIN=${1:?usage: findings_derive.sh BIN RECORD DEST [--no-values]}
@@ -39,6 +45,49 @@ for json in "$RECORD"/*/*/run.json; do
   runs+=("$rel")
 done
 [[ ${#runs[@]} -gt 0 ]] || { echo "findings_derive: no runs in $RECORD" >&2; exit 2; }
+
+# trades: the trades' tables (see above), refitted unless --no-values.
+trades() {
+  local json rel v unit cache tables=()
+  [[ -d "$RECORD/trades" ]] || return 0
+  mkdir -p "$DEST/trades"
+  if [[ "$VALUES" == --no-values ]]; then
+    # Nothing derived yet (runs still being played): nothing to take.
+    [[ -f "$RECORD/trades/values.csv" ]] || return 0
+    [[ "$RECORD" == "$DEST" ]] || cp "$RECORD/trades/values.csv" "$DEST/trades/"
+  else
+    cache=${FINDINGS_VALUES_CACHE:-$work/values}
+    mkdir -p "$cache"
+    cache=$(cd "$cache" && pwd)
+    for json in "$RECORD"/trades/*/nodes-*/seed-*/run.json; do
+      [[ -f "$json" ]] || continue
+      rel=${json#"$RECORD"/}
+      rel=${rel%/run.json}
+      v=${rel#trades/}
+      v=${v%%/*}
+      unit=()
+      [[ -n "${UNIT[$v]:-}" ]] && unit=(--unit "${UNIT[$v]}")
+      if [[ ! "$cache/$rel/piece_values.csv" -nt "$RECORD/$rel/games.csv" ]]; then
+        echo "findings: trade values of $rel ..." >&2
+        mkdir -p "$work/$rel"
+        cp "$RECORD/$rel/run.json" "$RECORD/$rel/games.csv" "$work/$rel/"
+        python3 "$(dirname "$0")/findings.py" decompress "$RECORD/$rel/moves.csv.xz" "$work/$rel/moves.csv"
+        (cd "$work" && "$BIN" values --variant "$v" --method balanced --from "$rel" \
+          "${unit[@]}" --out "$cache/$rel" --quiet --force >/dev/null)
+      fi
+      tables+=("$rel=$cache/$rel/piece_values.csv")
+    done
+    [[ ${#tables[@]} -gt 0 ]] || return 0
+    python3 "$(dirname "$0")/findings.py" values "${tables[@]}" > "$work/trade_values.csv"
+    cp "$work/trade_values.csv" "$DEST/trades/values.csv"
+  fi
+  python3 "$(dirname "$0")/findings.py" trades "$DEST"
+}
+if [[ "$VALUES" == --trades-only ]]; then
+  VALUES=
+  trades
+  exit 0
+fi
 
 (cd "$work" && "$BIN" stats "${runs[@]}" --out "$work/stats" >/dev/null)
 for f in balance.csv length.csv ladder.csv trend.csv usage.csv diversity.csv typical.csv; do cp "$work/stats/$f" "$DEST/"; done
@@ -94,3 +143,5 @@ for order in "$RECORD"/alternatives/*/order.txt; do
     fi
   done > "$DEST/alternatives/$set/compare.csv"
 done
+
+trades

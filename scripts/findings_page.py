@@ -17,7 +17,7 @@ import os
 import string
 import sys
 
-from findings import OURS, fail, field, read_csv
+from findings import OURS, T975, fail, field, read_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATE = os.path.join(HERE, "findings_page.md")
@@ -449,7 +449,65 @@ def render(data):
     facts["dream_queens_draws"] = ("more often at every level" if all(more) else
                                    "less often at every level" if not any(more) else
                                    "more often at some levels only")
+    trade_values(data, facts)
     return string.Formatter().vformat(open(TEMPLATE, encoding="utf-8").read(), (), facts)
+
+
+def trade_values(data, facts):
+    """The piece values priced by trades (trades/combined.csv): per variant, each piece's
+    mean over the seeds at each level with its t interval, and the change from the lowest level
+    to the highest with its interval (Welch's standard error, the t quantile at the smaller
+    seed count less one: conservative), shown where it excludes zero."""
+    cpath = os.path.join(data, "trades", "combined.csv")
+    if not os.path.exists(cpath):
+        facts["trade_values_table"] = "(no trades in the record yet: `make trade-values` plays them)"
+        facts["trade_values_summary"] = "- none played yet"
+        facts["trade_values_setup"] = "–"
+        return
+    rows = read_csv(cpath)
+    all_levels = sorted({int(r["nodes"]) for r in rows})
+    out, summary, setup = [], [], []
+    for variant in [v for v in ORDER if any(r["variant"] == v for r in rows)]:
+        mine = [r for r in rows if r["variant"] == variant]
+        levels = sorted({int(r["nodes"]) for r in mine})
+        cell = {(r["piece"], int(r["nodes"])): r for r in mine}
+        pieces = list(dict.fromkeys(r["piece"] for r in mine))
+        seeds = sorted({int(r["seeds"]) for r in mine})
+        games = {int(r["nodes"]): int(r["games"]) for r in mine if r["note"] == "the unit"}
+        setup.append(f"{NAMES.get(variant, variant)}: " + ", ".join(
+            f"{games.get(n, '?')} games at {kilo(n)}" for n in levels) + f" ({'/'.join(map(str, seeds))} seeds)")
+        moved, held = [], []
+        for p in pieces:
+            shown = []
+            for n in all_levels:
+                r = cell.get((p, n))
+                if r is None:
+                    shown.append("")
+                elif r["note"] == "the unit":
+                    shown.append("1 (the unit)")
+                elif r["low"] == "":
+                    shown.append(f"– ({r['note']})")
+                else:
+                    shown.append(f"{field(r, 'value', cpath):.2f} [{field(r, 'low', cpath):.2f}, {field(r, 'high', cpath):.2f}]")
+            change, verdict = "", ""
+            lo_r, hi_r = cell.get((p, levels[0])), cell.get((p, levels[-1]))
+            if len(levels) > 1 and lo_r and hi_r and lo_r["low"] != "" and hi_r["low"] != "":
+                k = [len(r["per_seed"].split()) for r in (lo_r, hi_r)]
+                sd = [field(r, "sd", cpath) for r in (lo_r, hi_r)]
+                d = field(hi_r, "value", cpath) - field(lo_r, "value", cpath)
+                h = T975[min(k) - 2] * (sd[0] ** 2 / k[0] + sd[1] ** 2 / k[1]) ** 0.5
+                change = f"{d:+.2f} [{d - h:+.2f}, {d + h:+.2f}]"
+                verdict = "shown" if d - h > 0 or d + h < 0 else "not shown"
+                (moved if verdict == "shown" else held).append(f"{p} {d:+.2f}")
+            out.append([NAMES.get(variant, variant), p] + shown + [change, verdict])
+        summary.append(f"- **{NAMES.get(variant, variant)}**, from {kilo(levels[0])} to {kilo(levels[-1])} nodes: "
+                       + (("values that move: " + ", ".join(moved)) if moved else "no value moves by a shown amount")
+                       + ("; " + ", ".join(held) + " not shown" if held and moved else ""))
+    header = ["variant", "piece"] + [f"{kilo(n)} nodes" for n in all_levels] + \
+        [f"{kilo(all_levels[-1])} − {kilo(all_levels[0])}", "verdict"]
+    facts["trade_values_table"] = md_table(header, out)
+    facts["trade_values_summary"] = "\n".join(summary)
+    facts["trade_values_setup"] = "; ".join(setup)
 
 
 def typical(data, facts, variants, ours, top):

@@ -311,6 +311,52 @@ class Findings(ScriptTest):
         write(self.path("a.csv"), "variant,piece\nalpha,pawn\n")
         self.assertFails(run(FINDINGS, "values", "r=a.csv", cwd=self.dir), "a.csv", "no column 'method'")
 
+    def trades_data(self, values):
+        write(self.path("data", "trades", "values.csv"), values)
+        return run(FINDINGS, "trades", self.path("data"), cwd=self.dir)
+
+    def test_trades_combines_the_seeds_with_a_t_interval(self):
+        head = "run,variant,piece,method,value,low,high,games,note\n"
+        rows = ""
+        for seed, (rook, tempo) in enumerate([(4.0, 0.1), (5.0, 0.3), (6.0, 0.2)], 1):
+            rows += f"trades/alpha/nodes-1000/seed-{seed},alpha,pawn,balanced,1,,,100,the unit: 1\n"
+            rows += f"trades/alpha/nodes-1000/seed-{seed},alpha,rook,balanced,{rook},{rook - 1},{rook + 1},100,fit\n"
+            rows += f"trades/alpha/nodes-1000/seed-{seed},alpha,tempo,balanced,{tempo},0,1,100,White's first move\n"
+        # One seed gives the queen no interval: the others' mean still has one.
+        rows += "trades/alpha/nodes-1000/seed-1,alpha,queen,balanced,9,8,10,100,fit\n"
+        rows += "trades/alpha/nodes-1000/seed-2,alpha,queen,balanced,8,,,100,no interval\n"
+        self.assertOk(self.trades_data(head + rows))
+        out = {r["piece"]: r for r in self.rows(os.path.join("trades", "combined.csv"))}
+        self.assertEqual(out["pawn"]["note"], "the unit")
+        rook = out["rook"]
+        # Mean 5, sd 1, three seeds: 5 ± 4.303 / sqrt(3).
+        self.assertEqual((rook["seeds"], rook["games"], rook["value"], rook["sd"]), ("3", "300", "5.000", "1.000"))
+        self.assertAlmostEqual(float(rook["high"]) - 5, 4.303 / 3 ** 0.5, places=3)
+        self.assertEqual(rook["per_seed"], "4.000 5.000 6.000")
+        self.assertEqual(out["tempo"]["value"], "0.200")
+        self.assertEqual((out["queen"]["value"], out["queen"]["note"]), ("", "valued by 1 of 2 seeds"))
+
+    def test_trades_refuses_a_run_that_is_not_a_seed(self):
+        bad = "run,variant,piece,method,value,low,high,games,note\ntrades/alpha/x,alpha,pawn,balanced,1,,,1,u\n"
+        self.assertFails(self.trades_data(bad), "values.csv", "line 2", "trades/VARIANT/nodes-N/seed-S")
+        self.assertFalse(os.path.exists(self.path("data", "trades", "combined.csv")))
+
+    def test_the_seeds_t_interval_covers_the_mean_95_times_in_100(self):
+        """Simulation: 4000 studies of five normal replicates; Binomial(4000, 0.95) puts the
+        count within 0.95 ± 0.011 with 99.9% probability."""
+        sys.path.insert(0, SCRIPTS)
+        import random
+
+        from findings import mean_interval
+
+        rng = random.Random(7)
+        for k in (2, 5, 12):
+            covered = 0
+            for _ in range(4000):
+                _, lo, hi, _ = mean_interval([rng.gauss(3.0, 0.5) for _ in range(k)])
+                covered += lo <= 3.0 <= hi
+            self.assertLess(abs(covered / 4000 - 0.95), 0.011, f"{k} seeds: {covered} of 4000")
+
     def test_ladder_adds_each_runs_leading_values(self):
         self.assertOk(self.ladder_data())
         ladder = self.rows("ladder.csv")
