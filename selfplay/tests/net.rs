@@ -339,6 +339,54 @@ fn train_net_learns_and_is_reproducible() {
     }
 }
 
+/// On the linear evaluation (`--on-linear`): the network starts exactly where the linear
+/// evaluation stands (its first held-out loss is the linear one's), training only lowers it,
+/// and the file says what it is added to.
+#[test]
+fn train_net_on_linear_starts_at_the_linear_evaluation() {
+    let d = tmp("train-on-linear");
+    let data = d.join("chess.vldata");
+    ok(&datagen(&data, "40", &["--openings", "random-plies:10"]));
+    let out = d.join("on.vlnet");
+    let printed = ok(&train(
+        &[&data],
+        &out,
+        "2",
+        &[
+            "--hidden",
+            "16",
+            "--batch",
+            "256",
+            "--epochs",
+            "6",
+            "--lr",
+            "0.002",
+            "--holdout",
+            "0.3",
+            "--on-linear",
+        ],
+    ));
+    let info = variantlab_engine::nnue::Network::read(&out).unwrap().info;
+    assert_eq!(info.base.as_deref(), Some("linear"));
+    let start = info.notes["start_valid_loss"].as_f64().unwrap();
+    let linear = info.notes["linear_valid_loss"].as_f64().unwrap();
+    assert!(
+        (start - linear).abs() <= 1e-5 * linear.max(1e-3),
+        "starts at {start}, the linear evaluation's {linear}\n{printed}"
+    );
+    assert!(info.valid_loss <= start, "{printed}");
+    // Without the flag the file has no base (the whole evaluation).
+    let plain = d.join("plain.vlnet");
+    ok(&train(
+        &[&data],
+        &plain,
+        "2",
+        &["--hidden", "8", "--epochs", "1"],
+    ));
+    let info = variantlab_engine::nnue::Network::read(&plain).unwrap().info;
+    assert_eq!(info.base, None);
+}
+
 /// Data of another variant, and a damaged file, are refused naming the file.
 #[test]
 fn train_net_refuses_foreign_and_damaged_data() {

@@ -56,6 +56,74 @@ fn refused(variant: &str, cfg: &str) -> String {
     stderr(&o)
 }
 
+/// A network on the linear evaluation adds its output to it: one whose output is 0
+/// everywhere searches exactly as the linear evaluation does (same move, score and nodes), in
+/// chess and in a free-form variant; a random one on it does not; and a base this build does
+/// not know is refused naming the file.
+#[test]
+fn a_network_on_the_linear_evaluation_adds_to_it() {
+    let dir = tmp("on-linear");
+    let config = |name: &str, eval: &str| {
+        let cfg = dir.join(format!("{name}.json"));
+        std::fs::write(
+            &cfg,
+            format!("{{\"name\": \"{name}\", \"eval\": \"{eval}\"}}"),
+        )
+        .unwrap();
+        cfg.to_str().unwrap().to_string()
+    };
+    let search = |variant: &str, cfg: &str| {
+        let o = variantlab(&[
+            "search",
+            "--variant",
+            variant,
+            "--nodes",
+            "3000",
+            "--config",
+            cfg,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        // Everything but the speed.
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let words: Vec<&str> = out.split_whitespace().collect();
+        let nps = words.iter().position(|&w| w == "nps").expect("nps");
+        [&words[..nps], &words[nps + 2..]].concat().join(" ")
+    };
+    fn write<G: variantlab_engine::Game>(path: &Path, zero: bool, base: &str) {
+        let layout = InputLayout::of::<G>();
+        let mut float = FloatNet::new(layout.features, 16, 9);
+        if zero {
+            float.out_weights.iter_mut().for_each(|w| *w = 0.0);
+        }
+        let info = NetInfo {
+            base: Some(base.to_string()),
+            ..NetInfo::default()
+        };
+        Network::quantize::<G>(&float, info).0.write(path).unwrap();
+    }
+    let linear = config("linear", "linear");
+    let zero = dir.join("zero.vlnet");
+    write::<Position<Chess>>(&zero, true, "linear");
+    let on_zero = config("zero", &format!("net:{}", zero.display()));
+    assert_eq!(search("chess", &linear), search("chess", &on_zero));
+    let random = dir.join("random.vlnet");
+    write::<Position<Chess>>(&random, false, "linear");
+    let on_random = config("random", &format!("net:{}", random.display()));
+    assert_ne!(search("chess", &linear), search("chess", &on_random));
+    // A free-form variant (no tuned weights needed: the classic terms are its linear one).
+    let dz = dir.join("dialectic-zero.vlnet");
+    write::<variantlab_engine::variants::dialectic::Dialectic>(&dz, true, "linear");
+    let on_dz = config("dz", &format!("net:{}", dz.display()));
+    assert_eq!(search("dialectic", &linear), search("dialectic", &on_dz));
+    let odd = dir.join("odd.vlnet");
+    write::<Position<Chess>>(&odd, true, "quadratic");
+    let e = refused("chess", &config("odd", &format!("net:{}", odd.display())));
+    assert!(
+        e.contains("odd.vlnet") && e.contains("\"quadratic\" is not one this build knows"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_configuration_evaluates_with_a_network() {
     let dir = tmp("ok");

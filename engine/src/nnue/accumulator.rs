@@ -51,6 +51,11 @@ impl NetStack {
         }
     }
 
+    /// Whether the network is added to the linear evaluation ([`Network::on_linear`]).
+    pub fn on_linear(&self) -> bool {
+        self.net.on_linear()
+    }
+
     /// The network's evaluation of `pos`, at `ply` of the search, in centipawns for the side
     /// to move.
     pub fn evaluate<G: Game>(&mut self, pos: &G, ply: usize) -> i32 {

@@ -18,6 +18,6 @@ pub use crate::features::{InputSink, NetShape, PiecesOnly};
 pub use accumulator::NetStack;
 pub use inputs::{active_features, Active, FeatureList, InputLayout, MAX_ACTIVE};
 pub use network::{
-    material_psqt, screlu, FloatNet, NetError, NetInfo, Network, MAGIC, MAX_NET_BYTES, QA, QB,
-    SCALE,
+    material_psqt, screlu, FloatNet, NetError, NetInfo, Network, BASE_LINEAR, MAGIC, MAX_NET_BYTES,
+    QA, QB, SCALE,
 };

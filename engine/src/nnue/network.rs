@@ -90,7 +90,16 @@ pub struct NetInfo {
     /// Anything else the trainer records (its settings, time taken).
     #[serde(default)]
     pub notes: serde_json::Map<String, serde_json::Value>,
+    /// What the network's output is added to: `None`, nothing (it is the whole evaluation);
+    /// [`BASE_LINEAR`], the variant's linear evaluation, so that the network learns only what
+    /// the hand-made terms miss (trained on their residual: `train-net --on-linear`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
+
+/// [`NetInfo::base`] of a network added to the variant's linear evaluation (the embedded
+/// tuned weights, else the classic terms: [`crate::search::EvalChoice::Linear`]).
+pub const BASE_LINEAR: &str = "linear";
 
 /// The network in floats: what the trainer fits.
 #[derive(Clone, Debug, PartialEq)]
@@ -269,6 +278,12 @@ impl Network {
         self.hidden
     }
 
+    /// Whether the network's output is added to the variant's linear evaluation
+    /// ([`BASE_LINEAR`]) rather than being the whole evaluation.
+    pub fn on_linear(&self) -> bool {
+        self.info.base.as_deref() == Some(BASE_LINEAR)
+    }
+
     /// Whether the network fits `G`'s inputs.
     ///
     /// # Errors
@@ -324,6 +339,11 @@ impl Network {
         }
         let info: NetInfo = serde_json::from_slice(&bytes[12..12 + len])
             .map_err(|e| NetError::Format(format!("its description (bytes 12..): {e}")))?;
+        if let Some(b) = info.base.as_deref().filter(|&b| b != BASE_LINEAR) {
+            return bad(format!(
+                "its base {b:?} is not one this build knows ({BASE_LINEAR:?}, or none)"
+            ));
+        }
         let (f, h) = (info.features, info.hidden);
         if h == 0 || h > 4096 || f == 0 || f > 1 << 20 {
             return bad(format!(

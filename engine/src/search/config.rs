@@ -64,6 +64,8 @@ impl EvalChoice {
                 None => Ok(None),
             },
             EvalChoice::Weights(w) => Evaluator::new::<G>(w).map(Some),
+            // A network on the linear evaluation needs that evaluation beside it.
+            EvalChoice::Net(n) if n.on_linear() => EvalChoice::Linear.evaluator::<G>(),
             EvalChoice::Net(_) => Ok(None),
         }
     }

@@ -198,8 +198,20 @@ impl Searcher {
     /// The evaluation proper: the variant's weights, or material plus the classic terms.
     pub(super) fn evaluate_position<G: Game>(&self, pos: &G, ply: u32) -> i32 {
         if let (Some(net), true) = (&self.net, self.config.positional) {
-            return net.borrow_mut().evaluate(pos, ply as usize);
+            let mut net = net.borrow_mut();
+            let v = net.evaluate(pos, ply as usize);
+            return if net.on_linear() {
+                v + self.linear_evaluation(pos)
+            } else {
+                v
+            };
         }
+        self.linear_evaluation(pos)
+    }
+
+    /// The evaluation without a network: the weights evaluator's, or else material and the
+    /// classic positional terms (material alone where `positional` is off).
+    fn linear_evaluation<G: Game>(&self, pos: &G) -> i32 {
         if let Some((_, Some(e))) = &self.evaluator {
             if self.config.positional {
                 return e.evaluate(pos);

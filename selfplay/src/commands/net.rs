@@ -137,6 +137,11 @@ pub struct TrainNetArgs {
     /// data give the same network, whatever the thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Train the network on the linear evaluation's residual: the search adds its output to
+    /// the variant's linear evaluation, so it learns only what the hand-made terms miss, and
+    /// it starts where the linear evaluation stands (docs/evaluation.md).
+    #[arg(long)]
+    on_linear: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -160,6 +165,7 @@ pub fn train_net(a: TrainNetArgs) -> Result<()> {
         score_weight: a.score_weight,
         scale: a.scale.0,
         seed: a.seed,
+        on_linear: a.on_linear,
         quiet: a.quiet,
     })?;
     Ok(())

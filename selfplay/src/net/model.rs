@@ -2,8 +2,10 @@
 //! positions, its loss, and Adam. Hand-written because the first layer is sparse: a
 //! position touches only its active inputs' rows, a few dozen of thousands.
 //!
-//! Loss of a position: `(σ(K · out) − target)²`, where `out · SCALE` is the network's
-//! centipawns, so `σ(K · out)` is `σ(K · cp / 400)`, the expected result the tuner uses.
+//! Loss of a position: `(σ(K · (out + base)) − target)²`, where `out · SCALE` is the network's
+//! centipawns, so `σ(K · out)` is `σ(K · cp / 400)`, the expected result the tuner uses;
+//! `base` is what the output is added to (the linear evaluation, for a network trained on its
+//! residual, else 0).
 //!
 //! Reproducible whatever the thread count: a batch is cut into chunks of [`CHUNK`]
 //! positions, each chunk's gradient is summed in position order on whichever thread, and
@@ -34,6 +36,10 @@ pub struct Inputs {
     pub features: Vec<u16>,
     /// Target of each position (an expected result, 0 to 1).
     pub target: Vec<f32>,
+    /// What the network's output is added to, per position, in its units (`SCALE`
+    /// centipawns): the linear evaluation for a network trained on its residual; empty for
+    /// none.
+    pub base: Vec<f32>,
 }
 
 impl Inputs {
@@ -55,6 +61,11 @@ impl Inputs {
         self.features.extend_from_slice(them);
         self.starts.push(self.features.len() as u32);
         self.target.push(target);
+    }
+    /// What position `i`'s output is added to (0 without a base).
+    #[inline]
+    pub fn base(&self, i: usize) -> f32 {
+        self.base.get(i).copied().unwrap_or(0.0)
     }
     /// Position `i`'s two lists.
     pub fn lists(&self, i: usize) -> [&[u16]; 2] {
@@ -101,7 +112,7 @@ pub fn loss(net: &FloatNet, data: &Inputs, rows: &[usize], k: f32) -> f64 {
             chunk
                 .iter()
                 .map(|&i| {
-                    let p = sigmoid(k * forward(net, data.lists(i), &mut acc));
+                    let p = sigmoid(k * (forward(net, data.lists(i), &mut acc) + data.base(i)));
                     let e = (p - data.target[i]) as f64;
                     e * e
                 })
@@ -169,7 +180,7 @@ fn chunk_gradient(net: &FloatNet, data: &Inputs, chunk: &[usize], k: f32) -> Chu
     let mut d_acc = vec![0.0f32; h];
     for &i in chunk {
         let lists = data.lists(i);
-        let p = sigmoid(k * forward(net, lists, &mut acc));
+        let p = sigmoid(k * (forward(net, lists, &mut acc) + data.base(i)));
         let e = p - data.target[i];
         g.loss += (e as f64) * (e as f64);
         // d(e²)/d out = 2e · σ' · K.

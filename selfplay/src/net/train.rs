@@ -20,7 +20,9 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use variantlab_engine::game::Game;
-use variantlab_engine::nnue::{active_features, Active, FloatNet, InputLayout, NetInfo, Network};
+use variantlab_engine::nnue::{
+    active_features, Active, FloatNet, InputLayout, NetInfo, Network, BASE_LINEAR, SCALE,
+};
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{with_variant, VariantKind};
 
@@ -51,6 +53,8 @@ pub struct TrainOptions {
     pub scale: Option<f64>,
     /// Seed of the split, the initial weights and the shuffles.
     pub seed: u64,
+    /// Train on the linear evaluation's residual ([`variantlab_engine::nnue::BASE_LINEAR`]).
+    pub on_linear: bool,
     /// No progress bar.
     pub quiet: bool,
 }
@@ -301,8 +305,15 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
         "the default linear evaluation's loss on these positions: {linear_loss:.6} (a network that does not beat it is unlikely to win its SPRT)"
     );
     let mut net = FloatNet::new(layout.features, o.hidden, o.seed);
-    // The linear path starts at the material balance (docs/evaluation.md).
-    net.psqt = variantlab_engine::nnue::material_psqt::<G>();
+    if o.on_linear {
+        // On the linear evaluation, which already counts the material: the network starts
+        // at 0 (zero output weights) so that it starts exactly where the linear one stands.
+        d.inputs.base = d.linear.iter().map(|&l| l / SCALE).collect();
+        net.out_weights.iter_mut().for_each(|w| *w = 0.0);
+    } else {
+        // The linear path starts at the material balance (docs/evaluation.md).
+        net.psqt = variantlab_engine::nnue::material_psqt::<G>();
+    }
     let mut adam = Adam::new(&net, o.lr);
     let mut grad = Gradient::zero(&net);
     let mut touched = Vec::new();
@@ -394,6 +405,7 @@ fn train<G: Game>(o: &TrainOptions) -> Result<PathBuf> {
         seed: o.seed,
         commit: crate::run::format::git_commit().unwrap_or_default(),
         notes,
+        base: o.on_linear.then(|| BASE_LINEAR.to_string()),
         ..NetInfo::default()
     };
     let (q, clamped) = Network::quantize::<G>(&best, info);
