@@ -159,7 +159,8 @@ def trade_run(run, path, line):
 
 
 def trades(data):
-    """DATA/trades/combined.csv from DATA/trades/values.csv: per variant, level and piece, the
+    """DATA/trades/combined.csv from DATA/trades/values.csv: per variant, level, method (the
+    whole game's `balanced`, or one phase's) and piece, the
     mean of the seeds' `balanced` values with its 95% t interval over the seeds (each seed's
     games an independent replicate), the seeds that gave a value, and their games. A piece that
     fewer than two seeds could value has no interval, and says so."""
@@ -167,7 +168,8 @@ def trades(data):
     groups = {}
     for r in read_csv(path):
         variant, nodes, seed = trade_run(r["run"], path, r["_line"])
-        g = groups.setdefault((variant, nodes, r["piece"]), {"values": [], "seeds": 0, "games": 0, "unit": False})
+        g = groups.setdefault((variant, nodes, r["method"], r["piece"]),
+                              {"values": [], "seeds": 0, "games": 0, "unit": False})
         g["seeds"] += 1
         g["games"] += field(r, "games", path, int)
         value = field(r, "value", path, empty=True)
@@ -176,20 +178,20 @@ def trades(data):
         elif value is not None and r["low"] != "":
             g["values"].append((seed, value))
     out = []
-    for (variant, nodes, piece), g in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+    for (variant, nodes, method, piece), g in sorted(groups.items(), key=lambda kv: kv[0][:3]):
         per_seed = " ".join(f"{v:.3f}" for _, v in sorted(g["values"]))
+        key = [variant, nodes, method, piece, g["seeds"], g["games"]]
         if g["unit"]:
-            out.append([variant, nodes, piece, g["seeds"], g["games"], "1.000", "", "", "", "", "the unit"])
+            out.append(key + ["1.000", "", "", "", "", "the unit"])
         elif len(g["values"]) < 2:
-            out.append([variant, nodes, piece, g["seeds"], g["games"], "", "", "", "", per_seed,
-                        f"valued by {len(g['values'])} of {g['seeds']} seeds"])
+            out.append(key + ["", "", "", "", per_seed, f"valued by {len(g['values'])} of {g['seeds']} seeds"])
         else:
             m, lo, hi, sd = mean_interval([v for _, v in g["values"]])
             note = "" if len(g["values"]) == g["seeds"] else f"valued by {len(g['values'])} of {g['seeds']} seeds"
-            out.append([variant, nodes, piece, g["seeds"], g["games"], f"{m:.3f}", f"{lo:.3f}", f"{hi:.3f}",
-                        f"{sd:.3f}", per_seed, note])
+            out.append(key + [f"{m:.3f}", f"{lo:.3f}", f"{hi:.3f}", f"{sd:.3f}", per_seed, note])
     write_csv(os.path.join(data, "trades", "combined.csv"),
-              ["variant", "nodes", "piece", "seeds", "games", "value", "low", "high", "sd", "per_seed", "note"], out)
+              ["variant", "nodes", "method", "piece", "seeds", "games", "value", "low", "high", "sd", "per_seed",
+               "note"], out)
 
 
 # --- the ladder ----------------------------------------------------------------------------

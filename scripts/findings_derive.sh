@@ -6,9 +6,9 @@
 # each set of rule alternatives' compare.csv (RECORD/alternatives/SET/); written to DEST.
 #
 # Then the piece values priced by trades (scripts/trade_values.sh): each run of
-# RECORD/trades/VARIANT/nodes-N/seed-S/ fitted by `values --method balanced` into
-# DEST/trades/values.csv (one row per run and piece, the tempo row included), and the seeds of
-# each variant and level combined into DEST/trades/combined.csv (scripts/findings.py trades).
+# RECORD/trades/VARIANT/nodes-N/seed-S/ fitted by `values --method balanced --phases` into
+# DEST/trades/values.csv (one row per run, method and piece: the whole game, its middle and its
+# end; the tempo row included), and the seeds of each variant, level and method combined into DEST/trades/combined.csv (scripts/findings.py trades).
 #
 # Usage: scripts/findings_derive.sh BIN RECORD DEST [--no-values | --trades-only]
 # --no-values takes piece_values.csv and trades/values.csv from RECORD instead of refitting them
@@ -72,7 +72,7 @@ trades() {
         mkdir -p "$work/$rel"
         cp "$RECORD/$rel/run.json" "$RECORD/$rel/games.csv" "$work/$rel/"
         python3 "$(dirname "$0")/findings.py" decompress "$RECORD/$rel/moves.csv.xz" "$work/$rel/moves.csv"
-        (cd "$work" && "$BIN" values --variant "$v" --method balanced --from "$rel" \
+        (cd "$work" && "$BIN" values --variant "$v" --method balanced --phases --from "$rel" \
           "${unit[@]}" --out "$cache/$rel" --quiet --force >/dev/null)
       fi
       tables+=("$rel=$cache/$rel/piece_values.csv")

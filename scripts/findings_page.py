@@ -463,8 +463,10 @@ def trade_values(data, facts):
         facts["trade_values_table"] = "(no trades in the record yet: `make trade-values` plays them)"
         facts["trade_values_summary"] = "- none played yet"
         facts["trade_values_setup"] = "–"
+        facts["trade_phase_table"], facts["trade_phase_summary"] = "", "- none played yet"
         return
-    rows = read_csv(cpath)
+    every = read_csv(cpath)
+    rows = [r for r in every if r["method"] == "balanced"]
     all_levels = sorted({int(r["nodes"]) for r in rows})
     out, summary, setup = [], [], []
     for variant in [v for v in ORDER if any(r["variant"] == v for r in rows)]:
@@ -490,14 +492,11 @@ def trade_values(data, facts):
                 else:
                     shown.append(f"{field(r, 'value', cpath):.2f} [{field(r, 'low', cpath):.2f}, {field(r, 'high', cpath):.2f}]")
             change, verdict = "", ""
-            lo_r, hi_r = cell.get((p, levels[0])), cell.get((p, levels[-1]))
-            if len(levels) > 1 and lo_r and hi_r and lo_r["low"] != "" and hi_r["low"] != "":
-                k = [len(r["per_seed"].split()) for r in (lo_r, hi_r)]
-                sd = [field(r, "sd", cpath) for r in (lo_r, hi_r)]
-                d = field(hi_r, "value", cpath) - field(lo_r, "value", cpath)
-                h = T975[min(k) - 2] * (sd[0] ** 2 / k[0] + sd[1] ** 2 / k[1]) ** 0.5
-                change = f"{d:+.2f} [{d - h:+.2f}, {d + h:+.2f}]"
-                verdict = "shown" if d - h > 0 or d + h < 0 else "not shown"
+            diff = mean_difference(cell.get((p, levels[0])), cell.get((p, levels[-1])), cpath)
+            if len(levels) > 1 and diff:
+                d, lo, hi = diff
+                change = f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+                verdict = "shown" if lo > 0 or hi < 0 else "not shown"
                 (moved if verdict == "shown" else held).append(f"{p} {d:+.2f}")
             out.append([NAMES.get(variant, variant), p] + shown + [change, verdict])
         summary.append(f"- **{NAMES.get(variant, variant)}**, from {kilo(levels[0])} to {kilo(levels[-1])} nodes: "
@@ -506,8 +505,57 @@ def trade_values(data, facts):
     header = ["variant", "piece"] + [f"{kilo(n)} nodes" for n in all_levels] + \
         [f"{kilo(all_levels[-1])} − {kilo(all_levels[0])}", "verdict"]
     facts["trade_values_table"] = md_table(header, out)
+    facts["trade_phase_table"], facts["trade_phase_summary"] = trade_phases(every, cpath)
     facts["trade_values_summary"] = "\n".join(summary)
     facts["trade_values_setup"] = "; ".join(setup)
+
+
+def mean_difference(a, b, path):
+    """b − a of two combined.csv rows with its conservative Welch interval (the t quantile at
+    the smaller seed count less one), or None where either has no interval."""
+    if a is None or b is None or a["low"] == "" or b["low"] == "":
+        return None
+    k = [len(r["per_seed"].split()) for r in (a, b)]
+    sd = [field(r, "sd", path) for r in (a, b)]
+    d = field(b, "value", path) - field(a, "value", path)
+    h = T975[min(k) - 2] * (sd[0] ** 2 / k[0] + sd[1] ** 2 / k[1]) ** 0.5
+    return d, d - h, d + h
+
+
+def trade_phases(rows, path):
+    """The middle game's values against the end game's (methods balanced-middle and
+    balanced-end), per variant and level: each with its t interval over the seeds, and the
+    end game's less the middle game's with its interval."""
+    cell = {(r["variant"], int(r["nodes"]), r["method"], r["piece"]): r for r in rows}
+    out, summary = [], []
+    for variant in [v for v in ORDER if any(r["variant"] == v for r in rows)]:
+        for nodes in sorted({int(r["nodes"]) for r in rows if r["variant"] == variant}):
+            pieces = [r["piece"] for r in rows if r["variant"] == variant and int(r["nodes"]) == nodes
+                      and r["method"] == "balanced-middle"]
+            moved = []
+            for p in pieces:
+                mid = cell.get((variant, nodes, "balanced-middle", p))
+                end = cell.get((variant, nodes, "balanced-end", p))
+                if mid is None or end is None or "the unit" in (mid["note"], end["note"]):
+                    continue
+                show = lambda r: (f"{field(r, 'value', path):.2f} [{field(r, 'low', path):.2f}, "
+                                  f"{field(r, 'high', path):.2f}]") if r["low"] != "" else f"– ({r['note']})"
+                diff = mean_difference(mid, end, path)
+                text, verdict = "", ""
+                if diff:
+                    d, lo, hi = diff
+                    text = f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+                    verdict = "shown" if lo > 0 or hi < 0 else "not shown"
+                    if verdict == "shown":
+                        moved.append(f"{p} {d:+.2f}")
+                out.append([NAMES.get(variant, variant), kilo(nodes), p, show(mid), show(end), text, verdict])
+            summary.append(f"- **{NAMES.get(variant, variant)}** at {kilo(nodes)} nodes: "
+                           + ("the end game moves " + ", ".join(moved) if moved else
+                              "no value differs between the phases by a shown amount"))
+    if not out:
+        return "", "- no phase was fitted"
+    return md_table(["variant", "nodes", "piece", "middle game", "end game", "end − middle", "verdict"],
+                    out), "\n".join(summary)
 
 
 def typical(data, facts, variants, ours, top):

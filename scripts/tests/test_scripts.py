@@ -322,11 +322,17 @@ class Findings(ScriptTest):
             rows += f"trades/alpha/nodes-1000/seed-{seed},alpha,pawn,balanced,1,,,100,the unit: 1\n"
             rows += f"trades/alpha/nodes-1000/seed-{seed},alpha,rook,balanced,{rook},{rook - 1},{rook + 1},100,fit\n"
             rows += f"trades/alpha/nodes-1000/seed-{seed},alpha,tempo,balanced,{tempo},0,1,100,White's first move\n"
+        # A phase's rows are combined apart from the whole game's.
+        rows += "trades/alpha/nodes-1000/seed-1,alpha,rook,balanced-end,7,6,8,100,fit\n"
+        rows += "trades/alpha/nodes-1000/seed-2,alpha,rook,balanced-end,8,7,9,100,fit\n"
         # One seed gives the queen no interval: the others' mean still has one.
         rows += "trades/alpha/nodes-1000/seed-1,alpha,queen,balanced,9,8,10,100,fit\n"
         rows += "trades/alpha/nodes-1000/seed-2,alpha,queen,balanced,8,,,100,no interval\n"
         self.assertOk(self.trades_data(head + rows))
-        out = {r["piece"]: r for r in self.rows(os.path.join("trades", "combined.csv"))}
+        combined = self.rows(os.path.join("trades", "combined.csv"))
+        end = [r for r in combined if r["method"] == "balanced-end"]
+        self.assertEqual([(r["piece"], r["value"], r["seeds"]) for r in end], [("rook", "7.500", "2")])
+        out = {r["piece"]: r for r in combined if r["method"] == "balanced"}
         self.assertEqual(out["pawn"]["note"], "the unit")
         rook = out["rook"]
         # Mean 5, sd 1, three seeds: 5 ± 4.303 / sqrt(3).

@@ -695,6 +695,11 @@ pub struct ValuesArgs {
     /// when some estimate is not bounded above zero.
     #[arg(long)]
     force: bool,
+    /// Balanced: also the middle game's values and the end game's, fitted apart (rows of
+    /// method balanced-middle and balanced-end; the end game: at most half the start's pieces,
+    /// pawns left out, on the board)
+    #[arg(long)]
+    phases: bool,
 }
 
 fn values(a: ValuesArgs) -> Result<()> {
@@ -718,6 +723,7 @@ fn values(a: ValuesArgs) -> Result<()> {
         out,
         write_values: a.write_values,
         force: a.force,
+        phases: a.phases,
         quiet: opts.quiet,
     })
 }

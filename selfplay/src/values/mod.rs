@@ -24,206 +24,23 @@
 //! another is asked for (`--unit rook`): where the cheapest kind's value is too small or too
 //! uncertain to divide by (Dai Mitregi's Wazchick), a dearer unit still gives ratios.
 
+pub mod imbalance;
 pub mod row;
 pub mod trade_scores;
 pub mod tuned;
 
+pub use imbalance::{imbalance, ImbalanceSettings};
 pub use row::{pawn_kind, unit_kind, ValueRow, HEADER, UNIT_NOTE};
 
 use crate::output::out;
 use crate::run::format::RunConfig;
-use crate::run::openings::Openings;
-use crate::run::play::Adjudication;
 use crate::run::recorded::RunData;
-use crate::run::schedule::{self, Flow, Match, MatchSettings, Order, Played, Slot};
 use crate::run::tournament::{self, RunOptions};
-use crate::stats::{elo_from_score, fixed};
+use crate::stats::fixed;
 use anyhow::{bail, Context, Result};
-use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use variantlab_engine::game::Game;
-use variantlab_engine::search::Limits;
-use variantlab_engine::{with_variant, Color, VariantKind};
-
-/// Settings of the imbalance method.
-#[derive(Clone, Debug)]
-pub struct ImbalanceSettings {
-    /// The variant.
-    pub variant: VariantKind,
-    /// Game pairs per kind.
-    pub pairs: u64,
-    /// Nodes per move.
-    pub nodes: u64,
-    /// Master seed.
-    pub seed: u64,
-    /// Worker threads.
-    pub threads: usize,
-    /// The unit's key (`None`: the pawn); see [`unit_kind`].
-    pub unit: Option<String>,
-    /// No progress bar.
-    pub quiet: bool,
-}
-
-/// Elo of the full side against the side missing one piece of `kind`, with its standard
-/// error in Elo and the games played.
-#[allow(clippy::clone_on_copy)] // generic over variants, some of which are not Copy
-fn odds_elo<G: Game>(
-    kind: usize,
-    set: &ImbalanceSettings,
-    pool: &rayon::ThreadPool,
-    bar: &ProgressBar,
-) -> Option<(f64, f64, u64)> {
-    let start = G::start();
-    let handicapped = [
-        start.without_material(Color::White, kind)?,
-        start.without_material(Color::Black, kind)?,
-    ];
-    let openings = Openings::parse::<G>(crate::run::config::DEFAULT_OPENINGS)
-        .expect("the default openings parse");
-    let default = crate::run::config::EngineConfig::default_named();
-    let settings = MatchSettings {
-        variant: set.variant,
-        engines: [default.clone(), default],
-        limits: Limits::nodes(set.nodes),
-        tc: None,
-        seed: set.seed ^ (kind as u64) << 48,
-        openings: crate::run::config::DEFAULT_OPENINGS.into(),
-        adjudication: Adjudication {
-            max_plies: crate::run::config::default_max_plies(set.variant),
-            resign: None,
-            draw: None,
-        },
-        record_moves: false,
-    };
-    let [spec, _] = settings
-        .players::<G>(None)
-        .expect("the default configuration fits every variant");
-    // Game 2p: White is missing the piece; game 2p+1: Black is. Each from its own random
-    // plies (the handicap is the imbalance under study: no balance filter here).
-    let start = |slot: &Slot| {
-        let base = handicapped[(slot.id % 2) as usize].clone();
-        (random_plies(base, &openings, slot.seed), String::new())
-    };
-    let games = Match {
-        settings: &settings,
-        players: [&spec, &spec],
-        start: &start,
-    };
-    let mut points = vec![0.0; (set.pairs * 2) as usize];
-    games
-        .run(
-            pool,
-            0..set.pairs * 2,
-            &|_| true,
-            Order::Finished,
-            &mut |g: Played| {
-                let weak = if g.slot.a_is_white() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                points[g.slot.id as usize] = match g.outcome.end.winner() {
-                    Some(c) if c == weak => 0.0,
-                    Some(_) => 1.0,
-                    None => 0.5,
-                };
-                bar.inc(1);
-                Ok(Flow::Continue)
-            },
-        )
-        .expect("counting a game cannot fail");
-    let n = points.len() as f64;
-    let mean = points.iter().sum::<f64>() / n;
-    let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    let se_score = (var / n).sqrt().max(1e-6);
-    // Elo standard error by the slope of the logistic at the mean score.
-    let m = mean.clamp(0.001, 0.999);
-    let slope = 400.0 / (std::f64::consts::LN_10 * m * (1.0 - m));
-    Some((elo_from_score(mean), se_score * slope, points.len() as u64))
-}
-
-/// The opening position after a few seeded random plies from `base`.
-fn random_plies<G: Game>(base: G, openings: &Openings, seed: u64) -> G {
-    match openings {
-        // The handicap is the imbalance under study: no balance filter here.
-        Openings::RandomPlies(p)
-        | Openings::Balanced { plies: p, .. }
-        | Openings::Trades { plies: p, .. } => {
-            let mut rng = variantlab_engine::zobrist::SplitMix64(seed);
-            let mut pos = base;
-            for _ in 0..*p {
-                let Some(m) = variantlab_engine::game::random_move(&pos, &mut rng) else {
-                    break;
-                };
-                pos.play_unchecked(m);
-            }
-            pos
-        }
-        Openings::Positions(_) => base,
-    }
-}
-
-/// The imbalance method for one variant.
-///
-/// # Errors
-/// A variant that cannot remove single pieces (its position type does not support it).
-pub fn imbalance<G: Game>(set: &ImbalanceSettings) -> Result<Vec<ValueRow>> {
-    let start = G::start();
-    let kinds = start.material_kinds();
-    let variant = start.variant_name().to_string();
-    let unit = unit_kind(&kinds, set.unit.as_deref())?;
-    let removable: Vec<usize> = (0..kinds.len())
-        .filter(|&k| start.without_material(Color::White, k).is_some())
-        .collect();
-    if removable.is_empty() {
-        bail!("{variant}: the imbalance method needs material-odds positions, which this variant does not provide; use --method regression");
-    }
-    if !removable.contains(&unit) {
-        bail!(
-            "{variant}: the start position cannot lose a {}, so the imbalance method cannot calibrate with it; choose another --unit",
-            crate::run::config::piece_key(kinds[unit].0)
-        );
-    }
-    let pool = schedule::pool(set.threads)?;
-    let bar = schedule::progress(
-        set.quiet,
-        Some(removable.len() as u64 * set.pairs * 2),
-        "{bar:30} {pos}/{len} odds games  {per_sec}  eta {eta}",
-    );
-    let mut elos = BTreeMap::new();
-    for &k in &removable {
-        if let Some(e) = odds_elo::<G>(k, set, &pool, &bar) {
-            elos.insert(k, e);
-        }
-    }
-    bar.finish_and_clear();
-    let (pe, pse, _) = elos[&unit];
-    let base = |k: usize, games: u64| ValueRow {
-        variant: variant.clone(),
-        piece: crate::run::config::piece_key(kinds[k].0),
-        method: "imbalance".into(),
-        value: None,
-        interval: None,
-        games,
-        note: String::new(),
-    };
-    Ok((0..kinds.len())
-        .map(|k| match elos.get(&k) {
-            None => ValueRow {
-                note: "left out: this variant's start position cannot lose a piece of this kind (a royal piece, or one the variant cannot remove)".into(),
-                ..base(k, 0)
-            },
-            Some(&(_, _, games)) if k == unit => ValueRow {
-                value: Some(1.0),
-                note: UNIT_NOTE.into(),
-                ..base(k, games)
-            },
-            // Independent games: no covariance between the kind's and the unit's Elo.
-            Some(&(e, se, games)) => ValueRow::ratio(base(k, games), e, pe, se * se, pse * pse, 0.0),
-        })
-        .collect())
-}
+use variantlab_engine::{with_variant, VariantKind};
 
 /// Newton (IRLS) steps before the fit is declared not to converge.
 pub const MAX_IRLS_STEPS: usize = 100;
@@ -360,6 +177,9 @@ struct MaterialSample {
     /// The kind the values are measured in.
     unit: usize,
     rows: Vec<(Vec<f64>, f64, u64)>,
+    /// Each row's pieces on the board, both sides, at the kinds' default values in centipawns,
+    /// pawns (the unit's cheapest kind) left out: what sets the game's phase ([`by_phase`]).
+    pieces: Vec<f64>,
 }
 
 /// The regression method over tournament folders recorded with `--record-moves`.
@@ -477,6 +297,7 @@ fn material_sample(
         .map(|r| r.config.variant.name().to_string())
         .unwrap_or_default();
     let mut rows: Vec<(Vec<f64>, f64, u64)> = Vec::new();
+    let mut pieces = Vec::new();
     for (ri, run) in runs.iter().enumerate() {
         if run.config.variant.name() != variant {
             bail!(
@@ -551,13 +372,85 @@ fn material_sample(
             let (w, b) = (counts(w)?, counts(b)?);
             let diff: Vec<f64> = w.iter().zip(&b).map(|(a, c)| a - c).collect();
             rows.push((diff, y, (ri as u64) << 40 | id));
+            pieces.push(pieces_value(&w, &b, kinds));
         }
     }
     Ok(MaterialSample {
         variant,
         unit,
         rows,
+        pieces,
     })
+}
+
+/// Both sides' pieces at `kinds`' default values, the pawn kind ([`pawn_kind`]) left out.
+fn pieces_value(white: &[f64], black: &[f64], kinds: &[(&'static str, i32)]) -> f64 {
+    let pawn = pawn_kind(kinds);
+    (0..kinds.len())
+        .filter(|&k| Some(k) != pawn)
+        .map(|k| (white[k] + black[k]) * f64::from(kinds[k].1))
+        .sum()
+}
+
+/// The share of the start's pieces (both sides', [`pieces_value`]) at or below which a
+/// position is in the end game for [`by_phase`]: half.
+pub const END_GAME_SHARE: f64 = 0.5;
+
+/// The balanced method apart on the middle game and the end game: the positions whose pieces
+/// (both sides, pawns left out, at default values) are more than [`END_GAME_SHARE`] of the
+/// start's, then the others, as rows of method `balanced-middle` and `balanced-end`. Kaufman
+/// found chess's values move between the two (the Rook and the Queen gain against the minor
+/// pieces as the board empties). A phase whose fit fails gives rows saying why, not an error:
+/// the data may hold too few positions of one phase.
+///
+/// # Errors
+/// Those of [`regression`] reading the runs.
+pub fn by_phase(
+    runs: &[RunData],
+    kinds: &[(&'static str, i32)],
+    unit: usize,
+    start: &[Vec<f64>; 2],
+) -> Result<Vec<ValueRow>> {
+    let sample = material_sample(runs, kinds, unit)?;
+    Ok(phase_rows(
+        &sample,
+        kinds,
+        pieces_value(&start[0], &start[1], kinds),
+    ))
+}
+
+/// [`by_phase`] on a sample whose start held pieces worth `whole`.
+fn phase_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)], whole: f64) -> Vec<ValueRow> {
+    let unit = sample.unit;
+    let whole = whole.max(1.0);
+    let mut out = Vec::new();
+    for (method, end) in [("balanced-middle", false), ("balanced-end", true)] {
+        let keep: Vec<usize> = (0..sample.rows.len())
+            .filter(|&i| (sample.pieces[i] <= END_GAME_SHARE * whole) == end)
+            .collect();
+        let part = MaterialSample {
+            variant: sample.variant.clone(),
+            unit,
+            rows: keep.iter().map(|&i| sample.rows[i].clone()).collect(),
+            pieces: keep.iter().map(|&i| sample.pieces[i]).collect(),
+        };
+        match balanced_rows(&part, kinds) {
+            Ok(rows) => out.extend(rows.into_iter().map(|r| ValueRow {
+                method: method.into(),
+                ..r
+            })),
+            Err(e) => out.extend(kinds.iter().map(|k| ValueRow {
+                variant: sample.variant.clone(),
+                piece: crate::run::config::piece_key(k.0),
+                method: method.into(),
+                value: None,
+                interval: None,
+                games: 0,
+                note: format!("no fit on {} positions: {e:#}", part.rows.len()),
+            })),
+        }
+    }
+    out
 }
 
 /// The logistic fit of results on material differences over `rows` of `sample`: a row per
@@ -759,6 +652,8 @@ pub struct ValuesJob {
     /// Replace a self-play folder made with other settings, and write `write_values` even
     /// with an estimate not bounded above zero.
     pub force: bool,
+    /// Balanced: also fit the middle game and the end game apart ([`by_phase`]).
+    pub phases: bool,
     /// No progress bars.
     pub quiet: bool,
 }
@@ -848,6 +743,16 @@ fn estimate(job: &ValuesJob) -> Result<()> {
         }
         if wants("balanced") {
             rows.extend(balanced(&runs, &kinds, unit)?);
+            if job.phases {
+                let start = with_variant!(kind, G => G::start().material());
+                let start = [0, 1].map(|c| {
+                    start[c][..kinds.len()]
+                        .iter()
+                        .map(|&n| f64::from(n))
+                        .collect()
+                });
+                rows.extend(by_phase(&runs, &kinds, unit, &start)?);
+            }
             // Games from trade openings also say how each trade scored.
             let trades =
                 with_variant!(kind, G => crate::values::trade_scores::of_runs::<G>(&runs))?;
@@ -1012,6 +917,7 @@ mod tests {
             variant: "test".into(),
             unit: 0,
             rows,
+            pieces: Vec::new(),
         }
     }
 
@@ -1038,6 +944,7 @@ mod tests {
             variant: "test".into(),
             unit: 0,
             rows,
+            pieces: Vec::new(),
         }
     }
 
@@ -1084,6 +991,7 @@ mod tests {
             variant: "chess".into(),
             unit: 0,
             rows: all,
+            pieces: Vec::new(),
         };
         let refs: Vec<_> = sample.rows.iter().collect();
         let (rows, _) = fit_values(&sample, &refs, &kinds, "regression").unwrap();
@@ -1093,6 +1001,76 @@ mod tests {
         assert!(
             text.contains("\"queen\"") && !text.contains(TEMPO),
             "{text}"
+        );
+    }
+
+    /// The middle game and the end game fitted apart find each phase's own values: a Rook
+    /// worth 5 pawns while more than half the pieces stand and 6 after (as Kaufman found the
+    /// Rook gains as the board empties), the Knight 3 in both; a phase with too few positions
+    /// says so in its rows instead of failing.
+    #[test]
+    fn the_phases_are_fitted_apart() {
+        let mut rng = SplitMix64(11);
+        let mut unif = move || (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let whole = 4000.0;
+        let mut rows = Vec::new();
+        let mut pieces = Vec::new();
+        for i in 0..120_000u64 {
+            let end = i % 2 == 1;
+            let truth = [1.0, 3.0, if end { 6.0 } else { 5.0 }];
+            let mut d = vec![0.0; 3];
+            let sign = if unif() < 0.5 { 1.0 } else { -1.0 };
+            let kind = 1 + (unif() * 2.0) as usize;
+            if unif() < 0.3 {
+                d[0] = sign * (1.0 + (unif() * 2.0).floor());
+            } else {
+                // A piece against pawns near its worth, or a Rook against a Knight and pawns.
+                d[kind] = sign;
+                if kind == 2 && unif() < 0.5 {
+                    d[1] = -sign;
+                    d[0] = -sign * (truth[2] - truth[1] - 1.0 + (unif() * 3.0).floor());
+                } else {
+                    d[0] = -sign * (truth[kind] - 1.0 + (unif() * 3.0).floor());
+                }
+            }
+            let lead: f64 = d.iter().zip(truth).map(|(a, v)| a * v).sum();
+            let p = 0.5 + 0.45 * (lead / 1.5).tanh();
+            rows.push((d, if unif() < p { 1.0 } else { 0.0 }, i / 4));
+            pieces.push(if end { 0.3 } else { 0.8 } * whole);
+        }
+        let sample = MaterialSample {
+            variant: "test".into(),
+            unit: 0,
+            rows,
+            pieces,
+        };
+        let kinds = [("pawn", 100), ("knight", 300), ("rook", 500)];
+        let out = phase_rows(&sample, &kinds, whole);
+        let value = |method: &str, piece: &str| {
+            let r = out
+                .iter()
+                .find(|r| r.method == method && r.piece == piece)
+                .unwrap_or_else(|| panic!("{method} {piece}: {out:?}"));
+            (r.value.unwrap(), r.interval)
+        };
+        for (method, rook) in [("balanced-middle", 5.0), ("balanced-end", 6.0)] {
+            let (v, ci) = value(method, "rook");
+            assert!((v - rook).abs() < 0.3, "{method} rook {v}: {out:?}");
+            let (lo, hi) = ci.unwrap();
+            assert!(lo <= rook && rook <= hi, "{method} rook [{lo}, {hi}]");
+            let (k, _) = value(method, "knight");
+            assert!((k - 3.0).abs() < 0.3, "{method} knight {k}");
+        }
+        // The end game's Rook interval lies above the middle game's value.
+        assert!(value("balanced-end", "rook").1.unwrap().0 > 5.0, "{out:?}");
+        // No end-game positions at all: its rows say why.
+        let none = phase_rows(&sample, &kinds, 0.1 * whole);
+        let end: Vec<_> = none.iter().filter(|r| r.method == "balanced-end").collect();
+        assert_eq!(end.len(), kinds.len());
+        assert!(
+            end.iter()
+                .all(|r| r.value.is_none() && r.note.starts_with("no fit on 0 positions")),
+            "{end:?}"
         );
     }
 
