@@ -12,6 +12,8 @@
 #   GAMES, NODES           datagen's games and nodes per move [10000, 2000]
 #   HIDDEN, EPOCHS         train-net's cells and most epochs [128, 40]
 #   SCORE_WEIGHT           train-net's --score-weight [1]
+#   ON_LINEAR   1: the network is trained on the linear evaluation's residual and added to it
+#               (train-net --on-linear) [0: the network is the whole evaluation]
 #   SPRT_TC     the SPRT's clock per game, BASE+INC seconds [5+0.05]; SPRT_NODES=N plays at N
 #               nodes a move instead (equal nodes: the network's slower nodes not counted)
 #   SPRT_GAMES  the SPRT's game cap [4000]
@@ -35,8 +37,10 @@ echo "== 1. datagen: ${GAMES:=10000} games at ${NODES:=2000} nodes by $BASE"
   "${THREADS[@]}" --out "$DIR/data.vldata"
 
 echo "== 2. train-net"
+ON=()
+[[ "${ON_LINEAR:-0}" == 1 ]] && ON=(--on-linear)
 "$BIN" train-net --data "$DIR/data.vldata" --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-40}" \
-  --score-weight "${SCORE_WEIGHT:-1}" --out "$DIR/candidate.vlnet"
+  --score-weight "${SCORE_WEIGHT:-1}" "${ON[@]}" --out "$DIR/candidate.vlnet"
 printf '{"name": "net-%s", "eval": "net:%s"}\n' "$ROUND" "$DIR/candidate.vlnet" > "$DIR/net.json"
 
 if [ -n "${SPRT_NODES:-}" ]; then LIMIT=(--nodes "$SPRT_NODES"); else LIMIT=(--tc "${SPRT_TC:-5+0.05}"); fi

@@ -652,6 +652,27 @@ class VariantExample(ScriptTest):
         self.assertEqual(read(doc), "# no markers\n")
 
 
+class NetLoop(ScriptTest):
+    def test_one_round_on_the_linear_evaluation_keeps_nothing_without_h1(self):
+        """scripts/net.sh at toy sizes with ON_LINEAR=1: the data, a network whose description
+        says it is added to the linear evaluation, an SPRT too short to accept, and nothing
+        written outside the round's folder."""
+        binary = os.path.join(REPO, "target", "release", "variantlab")
+        self.assertTrue(os.path.exists(binary), "build first: make build")
+        env = dict(os.environ, ON_LINEAR="1", GAMES="4", NODES="60", HIDDEN="8", EPOCHS="2",
+                   SPRT_NODES="60", SPRT_GAMES="4", THREADS="1", OUT=self.path("out"))
+        result = subprocess.run([os.path.join(SCRIPTS, "net.sh"), binary, "chess"], cwd=self.dir, env=env,
+                                capture_output=True, text=True, timeout=600)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("not kept", result.stdout)
+        round_dir = self.path("out", "chess", "1")
+        with open(os.path.join(round_dir, "candidate.vlnet"), "rb") as f:
+            head = f.read(4096)
+        self.assertIn(b'"base":"linear"', head)
+        self.assertTrue(os.path.exists(os.path.join(round_dir, "sprt", "sprt.json")))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["out"])
+
+
 class NetTrials(ScriptTest):
     """scripts/net_trials.py: docs/evaluation.md's table of network trials, from their record."""
 
