@@ -913,6 +913,11 @@ mod tests {
                 (d, y, i / 4)
             })
             .collect();
+        sample_of(rows)
+    }
+
+    /// A sample of `rows` measured in the first kind, without phases.
+    fn sample_of(rows: Vec<(Vec<f64>, f64, u64)>) -> MaterialSample {
         MaterialSample {
             variant: "test".into(),
             unit: 0,
@@ -940,12 +945,7 @@ mod tests {
                 (d, if unif() < p { 1.0 } else { 0.0 }, i)
             })
             .collect();
-        MaterialSample {
-            variant: "test".into(),
-            unit: 0,
-            rows,
-            pieces: Vec::new(),
-        }
+        sample_of(rows)
     }
 
     /// The tempo row prices White's edge at equal material in units, and its 95% interval
@@ -986,12 +986,9 @@ mod tests {
         assert!(lo < 0.0 && 0.0 < hi, "{none:?}");
         // Not a piece value: an engine configuration leaves it out.
         let path = std::env::temp_dir().join(format!("vl-tempo-{}.json", std::process::id()));
-        let all: Vec<_> = tempo_sample(0.3, 20_000, 5).rows.clone();
         let sample = MaterialSample {
             variant: "chess".into(),
-            unit: 0,
-            rows: all,
-            pieces: Vec::new(),
+            ..tempo_sample(0.3, 20_000, 5)
         };
         let refs: Vec<_> = sample.rows.iter().collect();
         let (rows, _) = fit_values(&sample, &refs, &kinds, "regression").unwrap();
