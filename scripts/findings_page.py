@@ -473,7 +473,8 @@ def trade_values(data, facts):
         mine = [r for r in rows if r["variant"] == variant]
         levels = sorted({int(r["nodes"]) for r in mine})
         cell = {(r["piece"], int(r["nodes"])): r for r in mine}
-        pieces = list(dict.fromkeys(r["piece"] for r in mine))
+        # A kind no seed could value at any level (a royal piece, never traded) is left out.
+        pieces = list(dict.fromkeys(r["piece"] for r in mine if r["per_seed"] or r["note"] == "the unit"))
         seeds = sorted({int(r["seeds"]) for r in mine})
         games = {int(r["nodes"]): int(r["games"]) for r in mine if r["note"] == "the unit"}
         setup.append(f"{NAMES.get(variant, variant)}: " + ", ".join(
@@ -536,7 +537,8 @@ def trade_phases(rows, path):
             for p in pieces:
                 mid = cell.get((variant, nodes, "balanced-middle", p))
                 end = cell.get((variant, nodes, "balanced-end", p))
-                if mid is None or end is None or "the unit" in (mid["note"], end["note"]):
+                if mid is None or end is None or "the unit" in (mid["note"], end["note"]) \
+                        or not (mid["per_seed"] or end["per_seed"]):
                     continue
                 show = lambda r: (f"{field(r, 'value', path):.2f} [{field(r, 'low', path):.2f}, "
                                   f"{field(r, 'high', path):.2f}]") if r["low"] != "" else f"– ({r['note']})"
