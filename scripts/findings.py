@@ -160,9 +160,9 @@ def trade_run(run, path, line):
 
 def trades(data):
     """DATA/trades/combined.csv from DATA/trades/values.csv: per variant, level, method (the
-    whole game's `balanced`, or one phase's) and piece, the
-    mean of the seeds' `balanced` values with its 95% t interval over the seeds (each seed's
-    games an independent replicate), the seeds that gave a value, and their games. A piece that
+    whole game's `balanced`, or one phase's) and piece, the mean of the seeds' values with its
+    95% t interval over the seeds (each seed's games an independent replicate), the seeds that
+    gave a value, and their games. A piece that
     fewer than two seeds could value has no interval, and says so."""
     path = os.path.join(data, "trades", "values.csv")
     groups = {}

@@ -484,14 +484,7 @@ def trade_values(data, facts):
             shown = []
             for n in all_levels:
                 r = cell.get((p, n))
-                if r is None:
-                    shown.append("")
-                elif r["note"] == "the unit":
-                    shown.append("1 (the unit)")
-                elif r["low"] == "":
-                    shown.append(f"– ({r['note']})")
-                else:
-                    shown.append(f"{field(r, 'value', cpath):.2f} [{field(r, 'low', cpath):.2f}, {field(r, 'high', cpath):.2f}]")
+                shown.append("" if r is None else seeds_cell(r, cpath))
             change, verdict = "", ""
             diff = mean_difference(cell.get((p, levels[0])), cell.get((p, levels[-1])), cpath)
             if len(levels) > 1 and diff:
@@ -509,6 +502,16 @@ def trade_values(data, facts):
     facts["trade_phase_table"], facts["trade_phase_summary"] = trade_phases(every, cpath)
     facts["trade_values_summary"] = "\n".join(summary)
     facts["trade_values_setup"] = "; ".join(setup)
+
+
+def seeds_cell(r, path):
+    """A combined.csv row as a table cell: the mean with its interval over the seeds, the unit,
+    or why there is no interval."""
+    if r["note"] == "the unit":
+        return "1 (the unit)"
+    if r["low"] == "":
+        return f"– ({r['note']})"
+    return f"{field(r, 'value', path):.2f} [{field(r, 'low', path):.2f}, {field(r, 'high', path):.2f}]"
 
 
 def mean_difference(a, b, path):
@@ -540,8 +543,6 @@ def trade_phases(rows, path):
                 if mid is None or end is None or "the unit" in (mid["note"], end["note"]) \
                         or not (mid["per_seed"] or end["per_seed"]):
                     continue
-                show = lambda r: (f"{field(r, 'value', path):.2f} [{field(r, 'low', path):.2f}, "
-                                  f"{field(r, 'high', path):.2f}]") if r["low"] != "" else f"– ({r['note']})"
                 diff = mean_difference(mid, end, path)
                 text, verdict = "", ""
                 if diff:
@@ -550,7 +551,8 @@ def trade_phases(rows, path):
                     verdict = "shown" if lo > 0 or hi < 0 else "not shown"
                     if verdict == "shown":
                         moved.append(f"{p} {d:+.2f}")
-                out.append([NAMES.get(variant, variant), kilo(nodes), p, show(mid), show(end), text, verdict])
+                out.append([NAMES.get(variant, variant), kilo(nodes), p, seeds_cell(mid, path), seeds_cell(end, path),
+                            text, verdict])
             summary.append(f"- **{NAMES.get(variant, variant)}** at {kilo(nodes)} nodes: "
                            + ("the end game moves " + ", ".join(moved) if moved else
                               "no value differs between the phases by a shown amount"))

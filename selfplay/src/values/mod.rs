@@ -178,7 +178,7 @@ struct MaterialSample {
     unit: usize,
     rows: Vec<(Vec<f64>, f64, u64)>,
     /// Each row's pieces on the board, both sides, at the kinds' default values in centipawns,
-    /// pawns (the unit's cheapest kind) left out: what sets the game's phase ([`by_phase`]).
+    /// pawns (the unit's cheapest kind) left out: what sets the game's phase ([`phase_rows`]).
     pieces: Vec<f64>,
 }
 
@@ -219,14 +219,24 @@ const BALANCE_ROUNDS: usize = 40;
 /// more than 0.01 pawn. The interval is the last fit's, given its positions (the band's own
 /// uncertainty is not counted).
 ///
+/// With `phases` (each side's start counts per kind), also the middle game and the end game
+/// apart ([`phase_rows`]), from the same positions.
+///
 /// # Errors
 /// Those of [`regression`].
 pub fn balanced(
     runs: &[RunData],
     kinds: &[(&'static str, i32)],
     unit: usize,
+    phases: Option<&[Vec<f64>; 2]>,
 ) -> Result<Vec<ValueRow>> {
-    balanced_rows(&material_sample(runs, kinds, unit)?, kinds)
+    let sample = material_sample(runs, kinds, unit)?;
+    let mut rows = balanced_rows(&sample, kinds)?;
+    if let Some(start) = phases {
+        let whole = pieces_value(&start[0], &start[1], kinds);
+        rows.extend(phase_rows(&sample, kinds, whole));
+    }
+    Ok(rows)
 }
 
 /// [`balanced`] on a sample (`kinds`' values serve only a kind that never varies).
@@ -393,33 +403,16 @@ fn pieces_value(white: &[f64], black: &[f64], kinds: &[(&'static str, i32)]) -> 
 }
 
 /// The share of the start's pieces (both sides', [`pieces_value`]) at or below which a
-/// position is in the end game for [`by_phase`]: half.
+/// position is in the end game for [`phase_rows`]: half.
 pub const END_GAME_SHARE: f64 = 0.5;
 
-/// The balanced method apart on the middle game and the end game: the positions whose pieces
+/// The balanced method apart on the middle game and the end game, for a sample whose start
+/// held pieces worth `whole`: the positions whose pieces
 /// (both sides, pawns left out, at default values) are more than [`END_GAME_SHARE`] of the
 /// start's, then the others, as rows of method `balanced-middle` and `balanced-end`. Kaufman
 /// found chess's values move between the two (the Rook and the Queen gain against the minor
 /// pieces as the board empties). A phase whose fit fails gives rows saying why, not an error:
 /// the data may hold too few positions of one phase.
-///
-/// # Errors
-/// Those of [`regression`] reading the runs.
-pub fn by_phase(
-    runs: &[RunData],
-    kinds: &[(&'static str, i32)],
-    unit: usize,
-    start: &[Vec<f64>; 2],
-) -> Result<Vec<ValueRow>> {
-    let sample = material_sample(runs, kinds, unit)?;
-    Ok(phase_rows(
-        &sample,
-        kinds,
-        pieces_value(&start[0], &start[1], kinds),
-    ))
-}
-
-/// [`by_phase`] on a sample whose start held pieces worth `whole`.
 fn phase_rows(sample: &MaterialSample, kinds: &[(&'static str, i32)], whole: f64) -> Vec<ValueRow> {
     let unit = sample.unit;
     let whole = whole.max(1.0);
@@ -652,7 +645,7 @@ pub struct ValuesJob {
     /// Replace a self-play folder made with other settings, and write `write_values` even
     /// with an estimate not bounded above zero.
     pub force: bool,
-    /// Balanced: also fit the middle game and the end game apart ([`by_phase`]).
+    /// Balanced: also fit the middle game and the end game apart ([`phase_rows`]).
     pub phases: bool,
     /// No progress bars.
     pub quiet: bool,
@@ -742,17 +735,16 @@ fn estimate(job: &ValuesJob) -> Result<()> {
             rows.extend(regression(&runs, &kinds, unit)?);
         }
         if wants("balanced") {
-            rows.extend(balanced(&runs, &kinds, unit)?);
-            if job.phases {
+            let start = job.phases.then(|| {
                 let start = with_variant!(kind, G => G::start().material());
-                let start = [0, 1].map(|c| {
+                [0, 1].map(|c| {
                     start[c][..kinds.len()]
                         .iter()
                         .map(|&n| f64::from(n))
                         .collect()
-                });
-                rows.extend(by_phase(&runs, &kinds, unit, &start)?);
-            }
+                })
+            });
+            rows.extend(balanced(&runs, &kinds, unit, start.as_ref())?);
             // Games from trade openings also say how each trade scored.
             let trades =
                 with_variant!(kind, G => crate::values::trade_scores::of_runs::<G>(&runs))?;
