@@ -27,8 +27,9 @@ declare -A SETS=(
   [dream]="dream-chess-46 dream-46-queen-back=docs/examples/dream-46-queen-back.toml dream-46-queen-edge=docs/examples/dream-46-queen-edge.toml"
   [dialectic]="dialectic dialectic-hegelian"
   [dai-mitregi]="dai-mitregi dai-mitregi-stepping"
+  [extreme2d]="extreme-2d extreme-2d-simple"
 )
-SETS_RUN=${ALTERNATIVES_SETS:-dream dialectic dai-mitregi}
+SETS_RUN=${ALTERNATIVES_SETS:-dream dialectic dai-mitregi extreme2d}
 
 for set in $SETS_RUN; do
   [[ -n "${SETS[$set]:-}" ]] || { echo "alternatives: unknown set '$set'" >&2; exit 2; }

@@ -9,7 +9,7 @@ out=${2:?usage: behaviour_snapshot.sh BIN OUT_DIR}
 rm -rf "$out" && mkdir -p "$out"
 bin=$(realpath "$bin")
 cd "$out"
-variants=(chess dream-chess-46 dialectic dialectic-hegelian extreme-2d gateway dai-mitregi dai-mitregi-stepping)
+variants=(chess dream-chess-46 dialectic dialectic-hegelian extreme-2d extreme-2d-simple gateway dai-mitregi dai-mitregi-stepping)
 
 # Lines whose figures are timings, speeds, paths or the commit: dropped or blanked.
 strip() {

@@ -27,6 +27,7 @@ NAMES = {
     "dialectic": "Dialectic",
     "dialectic-hegelian": "Dialectic (Hegelian)",
     "extreme-2d": "Extreme 2D",
+    "extreme-2d-simple": "Extreme 2D (simple powers)",
     "gateway": "Gateway",
     "dai-mitregi": "Dai Mitregi (Leaping)",
     "dai-mitregi-stepping": "Dai Mitregi (Stepping)",
@@ -34,7 +35,7 @@ NAMES = {
 ORDER = list(NAMES)
 # The rule alternatives' sets (scripts/alternatives.sh), in page order, and the names of the
 # variant files among them.
-ALTERNATIVE_SETS = ["dream", "dialectic", "dai-mitregi"]
+ALTERNATIVE_SETS = ["dream", "dialectic", "dai-mitregi", "extreme2d"]
 ALTERNATIVE_NAMES = {
     "dream-46-queen-back": "Dream Chess 46, Queen and Chatelaine swapped",
     "dream-46-queen-edge": "Dream Chess 46, Queen and Primate swapped",
@@ -216,6 +217,7 @@ def alternatives(data, facts):
     for name in ALTERNATIVE_SETS:
         cpath = os.path.join(data, "alternatives", name, "compare.csv")
         if not os.path.exists(cpath):
+            summary.append(f"- set `{name}`: not in the record yet (`make alternatives` plays it)")
             continue
         compare = read_csv(cpath)
         for alt in dict.fromkeys(r["alt"] for r in compare):

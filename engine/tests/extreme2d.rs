@@ -1,10 +1,11 @@
 //! Every test position of `shared/rules/extreme-2d-chess.md` (XT1–XT10), the start-position
-//! perft figures, text round trips and refused position texts.
+//! perft figures, text round trips and refused position texts; then the simple-powers form
+//! (`extreme-2d-simple`, \[X14\]): its start, its capped absorption and its refused stacks.
 
 use std::collections::BTreeSet;
 use variantlab_engine::game::outcome;
 use variantlab_engine::perft::perft;
-use variantlab_engine::variants::extreme2d::Extreme2d;
+use variantlab_engine::variants::extreme2d::{Extreme2d, Extreme2dSimple};
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{Color, Game, Outcome, PositionError, Termination};
 
@@ -479,6 +480,82 @@ fn arbitrary_text_never_panics() {
             assert_eq!(again, Ok(p), "{text}");
             let mut list = Default::default();
             p.legal_moves(&mut list);
+        }
+    }
+}
+
+fn simple(text: &str) -> Extreme2dSimple {
+    Extreme2dSimple::from_text(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// \[X14\] The simple form starts from the same array, written and read back the same way.
+#[test]
+fn simple_start_is_the_full_start() {
+    let start = Extreme2dSimple::start();
+    let text = start.to_text();
+    assert_eq!(text, Extreme2d::start().to_text());
+    assert_eq!(Extreme2dSimple::from_text(&text), Ok(start));
+    assert_eq!(start.variant_name(), "extreme-2d-simple");
+}
+
+/// \[X14\] A capture keeps at most one disc of a colour: the Rook that takes a Rook stays a
+/// Rook, so d4xd8 (mate in the full form, where (rr) sweeps the rectangle d8-j10) leaves the
+/// Black King i9, i10 and j9; other colours are still absorbed.
+#[test]
+fn simple_absorption_keeps_one_disc_of_a_colour() {
+    let text = "White: Ka1, (r)d4. Black: Kj10, (r)d8. White to move.";
+    let full = played(&pos(text), "d4d8");
+    assert_eq!(full.stack_at("d8"), Some((true, 'P', 2, 0, 0)));
+    assert!(full.in_check() && moves(&full).is_empty(), "full: mate");
+    let mut q = simple(text);
+    q.play_text("d4d8").unwrap();
+    assert_eq!(q.stack_at("d8"), Some((true, 'P', 1, 0, 0)));
+    assert_eq!(q.to_text(), "9k/10/3[Pr]6/10/10/10/10/10/10/K9 b 0 1");
+    assert!(!q.in_check());
+    let mut list = Default::default();
+    q.legal_moves(&mut list);
+    let replies: BTreeSet<String> = list.iter().map(|&m| q.move_text(m)).collect();
+    assert_eq!(replies, set("j10i9 j10i10 j10j9"));
+    // The discs beyond the cap leave the game: White keeps one red, Black has none.
+    let m = q.material();
+    assert_eq!((m[0][1], m[1][1]), (1, 0));
+    // (ry) takes (rby): one red, one blue, one yellow.
+    let mut b = simple("White: Ka1, (ry)c3. Black: Kj10, (rby)c5. White to move.");
+    b.play_text("c3c5").unwrap();
+    assert_eq!(b.stack_at("c5"), Some((true, 'P', 1, 1, 1)));
+    // A Knight that takes a Knight does not become a Nightrider: c3xd5, then d5 leaps once.
+    let mut n = simple("White: Ka1, (y)c3. Black: Kj10, (y)d5. White to move.");
+    n.play_text("c3d5").unwrap();
+    n.play_text("j10j9").unwrap();
+    let mut list = Default::default();
+    n.legal_moves(&mut list);
+    let from_d5: BTreeSet<String> = list
+        .iter()
+        .map(|&m| n.move_text(m))
+        .filter_map(|t| t.strip_prefix("d5").map(str::to_string))
+        .collect();
+    assert_eq!(from_d5, set("b4 b6 c3 c7 e3 e7 f4 f6"));
+}
+
+/// \[X14\] A text with two discs of a colour in a stack cannot arise in the simple form: refused
+/// with the cell named, in both text forms; the full form reads it.
+#[test]
+fn simple_refuses_two_discs_of_a_colour() {
+    for (text, needle) in [
+        ("K9/10/10/10/10/10/10/10/4[prr]5/9k w", "e2: two red discs"),
+        (
+            "K[Pbb]8/10/10/10/10/10/10/10/10/9k w",
+            "b10: two blue discs",
+        ),
+        (
+            "White: Ka1, H(yy)c3. Black: Kj10. White to move.",
+            "c3: two yellow discs",
+        ),
+    ] {
+        assert!(Extreme2d::from_text(text).is_ok(), "{text}");
+        match Extreme2dSimple::from_text(text) {
+            Err(PositionError::Setup(m)) => assert!(m.contains(needle), "{text}: {m}"),
+            other => panic!("{text}: expected a setup error about {needle:?}, got {other:?}"),
         }
     }
 }

@@ -1,13 +1,15 @@
 //! Extreme 2D Chess against the simple reference generator of `reference/extreme2d.rs`:
 //! legal move texts and check status at every ply of seeded random games, from the start
-//! array and from the rules file's test positions, plus perft on a few of them.
+//! array and from the rules file's test positions, plus perft on a few of them; the same for
+//! the simple-powers form (`extreme-2d-simple`, one disc of each colour per stack) against the
+//! reference with that cap.
 
 mod common;
 
 #[path = "reference/extreme2d.rs"]
 mod reference_x2d;
 
-use variantlab_engine::variants::extreme2d::Extreme2d;
+use variantlab_engine::variants::extreme2d::{Extreme2d, Extreme2dPos, Extreme2dSimple};
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::Game;
 
@@ -22,17 +24,32 @@ struct Seen {
     promotions: u64,
     double_discs: u64,
     royal_powers: u64,
+    /// Stacks of two or more power discs (counted per ply).
+    mixed_stacks: u64,
 }
 
 /// One random game: at each ply the engine and the reference must agree on the legal moves
 /// and on check; the reference position is both played along and re-read from the engine's
 /// text. Captures are preferred a third of the time so stacks grow and rare rules show up.
-fn play_game(start: &Extreme2d, rng: &mut SplitMix64, max_plies: usize, seen: &mut Seen) {
+fn play_game<const SIMPLE: bool>(
+    start: &Extreme2dPos<SIMPLE>,
+    rng: &mut SplitMix64,
+    max_plies: usize,
+    seen: &mut Seen,
+) {
+    let reference = |text: &str| {
+        let r = reference_x2d::parse(text).expect("reference parses");
+        if SIMPLE {
+            r.simple()
+        } else {
+            r
+        }
+    };
     let mut ours = *start;
-    let mut theirs = reference_x2d::parse(&ours.to_text()).expect("reference parses");
+    let mut theirs = reference(&ours.to_text());
     for _ in 0..max_plies {
         let text = ours.to_text();
-        let reread = reference_x2d::parse(&text).expect("reference parses");
+        let reread = reference(&text);
         assert_eq!(reread, theirs, "positions drifted at {text}");
         let mine = engine_moves(&ours);
         let refs = theirs.legal_moves();
@@ -50,6 +67,11 @@ fn play_game(start: &Extreme2d, rng: &mut SplitMix64, max_plies: usize, seen: &m
         if text.contains("[K") || text.contains("[k") {
             seen.royal_powers += 1;
         }
+        seen.mixed_stacks += text
+            .split('[')
+            .skip(1)
+            .filter(|s| s.split(']').next().is_some_and(|discs| discs.len() >= 3))
+            .count() as u64;
         if mine.is_empty() || ours.halfmove_clock() >= 100 || ours.insufficient_material() {
             return;
         }
@@ -134,6 +156,77 @@ fn reference_perft_matches_the_rules_file() {
         let counts: Vec<u64> = (1..=3).map(|d| r.perft(d)).collect();
         assert_eq!(counts, expected, "{text}");
     }
+}
+
+/// The simple-powers form against the reference capped at one disc of a colour: random games
+/// from the start and from positions with single discs ready to capture each other. No stack
+/// ever holds two discs of a colour, yet stacks do absorb other colours.
+#[test]
+fn simple_random_games_agree_with_the_reference() {
+    let starts = [
+        Extreme2dSimple::start().to_text(),
+        "White: Ka1, (r)d4. Black: Kj10, (r)d8. White to move.".to_string(),
+        "White: Ka1, (b)c3, (y)e2, Pf4. Black: Kj10, (b)f6, (y)g7, Pe7. White to move.".to_string(),
+        "White: Ke1, H(r)h5, Pc7, Pd8. Black: Ka10, (r)e8, (y)g3, Pb3, Pi2. White to move."
+            .to_string(),
+        "White: Kc1, Hh1, (r)a1, (b)d1, (y)g1, Pa3, Pb3. Black: Kh10, Hc10, (r)j10, (b)g10, (y)d10, Pj8, Pi8. White to move."
+            .to_string(),
+    ];
+    let mut rng = SplitMix64(2026);
+    let mut seen = Seen::default();
+    for game in 0..240 {
+        let text = &starts[game % starts.len()];
+        let start = Extreme2dSimple::from_text(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        play_game(&start, &mut rng, 200, &mut seen);
+    }
+    eprintln!("{seen:?}");
+    assert!(seen.plies > 5_000, "{seen:?}");
+    assert!(seen.checks > 50, "{seen:?}");
+    assert!(seen.swaps > 0, "{seen:?}");
+    assert!(seen.promotions > 0, "{seen:?}");
+    assert_eq!(seen.double_discs, 0, "{seen:?}");
+    assert!(seen.mixed_stacks > 1000, "{seen:?}");
+}
+
+/// The figures of `data/perft/extreme-2d-simple.perft`, counted by the reference with the cap
+/// of one disc per colour (the start to depth 5; depth 6 is the ignored test below).
+#[test]
+fn reference_perft_matches_the_simple_suite() {
+    let start = reference_x2d::parse(&Extreme2dSimple::start().to_text())
+        .unwrap()
+        .simple();
+    let counts: Vec<u64> = (1..=5).map(|d| start.perft(d)).collect();
+    assert_eq!(counts, [2, 4, 128, 4096, 137_200]);
+    for (text, expected) in [
+        (
+            "White: Ka1, (r)d4. Black: Kj10, (r)d8. White to move.",
+            [19, 334, 6229, 116_055],
+        ),
+        (
+            "White: Ka1, (y)c3. Black: Kj10, (y)d5. White to move.",
+            [11, 113, 989, 11_028],
+        ),
+        (
+            "White: Ka1, (b)c3. Black: Kj10, (b)f6. White to move.",
+            [7, 54, 527, 5839],
+        ),
+    ] {
+        let engine = Extreme2dSimple::from_text(text).unwrap();
+        let r = reference_x2d::parse(&engine.to_text()).unwrap().simple();
+        let counts: Vec<u64> = (1..=4).map(|d| r.perft(d)).collect();
+        assert_eq!(counts, expected, "{text}");
+    }
+}
+
+/// The simple form's start-position perft(6) against the reference with the cap (slow: run
+/// with `--ignored`).
+#[test]
+#[ignore]
+fn simple_start_perft_6_agrees() {
+    let engine = Extreme2dSimple::start();
+    let r = reference_x2d::parse(&engine.to_text()).unwrap().simple();
+    assert_eq!(r.perft(6), variantlab_engine::perft::perft(&engine, 6));
+    assert_eq!(r.perft(6), 4_595_140);
 }
 
 /// The engine's start-position perft(6), beyond the rules file's figures, checked against the

@@ -20,6 +20,7 @@ fn expected(kind: VariantKind) -> &'static [&'static str] {
             &["thesis step", "antithesis step", "castling", "promotion"]
         }
         "extreme-2d" => &["royal placement", "absorption", "orthogonal area move"],
+        "extreme-2d-simple" => &["royal placement", "absorption"],
         "gateway" => &["transformation"],
         "dai-mitregi" | "dai-mitregi-stepping" => &["drop", "promotion"],
         _ => &[],

@@ -6,7 +6,7 @@ use variantlab_engine::game::random_move;
 use variantlab_engine::geometry::Topology;
 use variantlab_engine::variants::dai_mitregi::{DaiMitregi, DaiMitregiStepping};
 use variantlab_engine::variants::dialectic::{Dialectic, DialecticHegelian};
-use variantlab_engine::variants::extreme2d::Extreme2d;
+use variantlab_engine::variants::extreme2d::{Extreme2d, Extreme2dSimple};
 use variantlab_engine::variants::gateway::{self, Gateway};
 use variantlab_engine::zobrist::SplitMix64;
 use variantlab_engine::{Game, PositionError};
@@ -48,6 +48,7 @@ fn every_variant_round_trips_its_positions() {
     round_trips::<Dialectic>();
     round_trips::<DialecticHegelian>();
     round_trips::<Extreme2d>();
+    round_trips::<Extreme2dSimple>();
     round_trips::<Gateway>();
     round_trips::<DaiMitregi>();
     round_trips::<DaiMitregiStepping>();

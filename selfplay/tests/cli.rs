@@ -80,7 +80,7 @@ fn bad_input_gets_clear_errors() {
     let o = variantlab(&["perft", "--variant", "shogi", "--depth", "2"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains(
-        "unknown variant \"shogi\"; known variants: chess, dream-chess-46, dialectic, dialectic-hegelian, extreme-2d, gateway, dai-mitregi, dai-mitregi-stepping"
+        "unknown variant \"shogi\"; known variants: chess, dream-chess-46, dialectic, dialectic-hegelian, extreme-2d, extreme-2d-simple, gateway, dai-mitregi, dai-mitregi-stepping"
     ));
 
     let o = variantlab(&["perft", "--variant", "chess", "--depth", "0"]);

@@ -317,6 +317,7 @@ fn study_covers_every_variant_and_keeps_earlier_runs() {
         "dialectic",
         "dialectic-hegelian",
         "extreme-2d",
+        "extreme-2d-simple",
         "gateway",
         "dai-mitregi",
         "dai-mitregi-stepping",

@@ -52,6 +52,10 @@ macro_rules! for_each_variant {
             Extreme2d => "extreme-2d",
                 $crate::variants::extreme2d::Extreme2d,
                 $crate::variants::extreme2d::INFO;
+            /// Extreme 2D Chess with one disc of each colour per stack (the inventor's first games).
+            Extreme2dSimple => "extreme-2d-simple",
+                $crate::variants::extreme2d::Extreme2dSimple,
+                $crate::variants::extreme2d::INFO_SIMPLE;
             /// Gateway Chess (3D, Quantum King).
             Gateway => "gateway",
                 $crate::variants::gateway::Gateway,

@@ -7,6 +7,9 @@
 //! numbers, a stack as `P`/`H`/`K` (White) or `p`/`h`/`k` (Black), or `[` owner letter and
 //! power discs `r`/`b`/`y` `]`; then `w` or `b`; clocks are ignored. Move texts: `e3e4`,
 //! `e9e10h` (promotion), `K@c1,H@h1` (placement), `e1<>h5` (swap).
+//!
+//! The simple-powers form (`extreme-2d-simple`, the inventor's first games, rules file X14) is
+//! the same game with at most one disc of a colour in a stack: [`RefPos::simple`].
 
 #![allow(dead_code)]
 
@@ -38,6 +41,9 @@ pub struct RefPos {
     pub board: Vec<Option<Stack>>,
     /// White is to move.
     pub white_to_move: bool,
+    /// The most discs of one colour a stack keeps after a capture: 2, or 1 in the
+    /// simple-powers form.
+    pub cap: u8,
 }
 
 fn cell_name(x: i32, y: i32) -> String {
@@ -127,10 +133,17 @@ pub fn parse(text: &str) -> Result<RefPos, String> {
     Ok(RefPos {
         board,
         white_to_move,
+        cap: 2,
     })
 }
 
 impl RefPos {
+    /// The same position under the simple-powers rule: a capture keeps at most one disc of a
+    /// colour.
+    pub fn simple(self) -> RefPos {
+        RefPos { cap: 1, ..self }
+    }
+
     fn at(&self, x: i32, y: i32) -> Option<Stack> {
         self.board[(x + 10 * y) as usize]
     }
@@ -395,9 +408,9 @@ impl RefPos {
                     y: 0,
                 };
             } else if let Some(v) = next.board[to] {
-                st.r = (st.r + v.r).min(2);
-                st.b = (st.b + v.b).min(2);
-                st.y = (st.y + v.y).min(2);
+                st.r = (st.r + v.r).min(self.cap);
+                st.b = (st.b + v.b).min(self.cap);
+                st.y = (st.y + v.y).min(self.cap);
             }
             next.board[to] = Some(st);
         }

@@ -256,6 +256,7 @@ fn bad_uci_lines_are_answered_and_the_engine_goes_on() {
             "dialectic",
             "dialectic-hegelian",
             "extreme-2d",
+            "extreme-2d-simple",
             "gateway",
             "dai-mitregi",
             "dai-mitregi-stepping",

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Extreme2d {
+impl<const SIMPLE: bool> Extreme2dPos<SIMPLE> {
     /// Every disc of a stack on the stack's cell (a stack with two red discs counts the red
     /// cell entry twice), Pawns, Heirs and Kings once.
     pub(super) fn report_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
@@ -140,7 +140,7 @@ impl Extreme2d {
     }
 }
 
-impl Extreme2d {
+impl<const SIMPLE: bool> Extreme2dPos<SIMPLE> {
     /// The evaluation's activity features, from one walk of every stack's attacks:
     /// - mobility per disc kind (the cells each power of a stack reaches that its side does
     ///   not hold; a Pawn's step);
@@ -290,7 +290,7 @@ impl Extreme2d {
 
     /// What `captor` gains in an exchange by taking `victim`, and the stack it then forms.
     pub(super) fn see_capture(captor: u16, victim: u16, values: &[i32]) -> (i32, u16) {
-        let merged = absorb(captor, victim);
+        let merged = absorb(captor, victim, Self::CAP);
         let grown = Self::stack_value(merged, values) - Self::stack_value(captor, values);
         (
             (Self::see_worth(victim, values) + grown).min(ROYAL / 2),

@@ -23,8 +23,10 @@
 //! swap only in check \[X6\], area moves with capture on the destination and diagonal areas
 //! entirely on the board \[X7\], doubled discs extending single ones \[X8\], the yellow leap as a
 //! Knight \[X9\], two yellows as a Nightrider \[X10\], the captured Heir going to the reserve
-//! \[X11\], no castling / en passant / double step \[X12\], the draw rules \[X13\]. The optional
-//! "one disc per colour" beginner rule \[X14\] is not offered.
+//! \[X11\], no castling / en passant / double step \[X12\], the draw rules \[X13\]. The inventor's
+//! suggestion for first games, only the simple powers with one disc of each colour per stack
+//! \[X14\], is the sibling variant `extreme-2d-simple` (\[V\]: [`Extreme2dSimple`], the cap a
+//! const parameter, so the full form pays nothing for it).
 //!
 //! Decisions of this file (not in the rules file): the text format and move texts (in the
 //! `notation` module); a position text is refused when it could not arise (same place); placement
@@ -118,12 +120,13 @@ fn kind_counts(s: u16) -> [u16; 6] {
 }
 
 /// Stack `s` after it captures `victim` \[X5\]: it keeps its top disc and takes the victim's
-/// power discs, capped at two per colour (the surplus leaves the game).
+/// power discs, capped at `cap` per colour (two; one in the beginners' form \[X14\]): the
+/// surplus leaves the game.
 #[inline]
-fn absorb(s: u16, victim: u16) -> u16 {
-    let r = (reds(s) + reds(victim)).min(2);
-    let b = (blues(s) + blues(victim)).min(2);
-    let y = (yellows(s) + yellows(victim)).min(2);
+fn absorb(s: u16, victim: u16, cap: u16) -> u16 {
+    let r = (reds(s) + reds(victim)).min(cap);
+    let b = (blues(s) + blues(victim)).min(cap);
+    let y = (yellows(s) + yellows(victim)).min(cap);
     (s & !POWERS) | y << 4 | b << 2 | r
 }
 
@@ -177,14 +180,25 @@ pub const INFO: super::VariantInfo = super::VariantInfo {
     rules_file: "docs/rules/extreme-2d.md",
     dims: (10, 10, 1),
     cells: 100,
-    notes: &[
-        "[D] setup: Black's fourth yellow disc on i9, not j9 (the spec's decided reading of the diagram slip)",
-        "[D] draws: stalemate, 100 plies without capture, Pawn step or placement, threefold repetition, two bare power-less Kings",
-        "[D] first turn: each side places King and Heir on its two empty first-rank cells (c and h)",
-    ],
+    notes: NOTES,
     many_moves: false,
     max_plies: super::DEFAULT_MAX_PLIES,
 };
+
+/// What `variantlab variants` says about the simple-powers form: the full form's but for its
+/// name and title.
+pub const INFO_SIMPLE: super::VariantInfo = super::VariantInfo {
+    name: super::VariantKind::Extreme2dSimple.const_name(),
+    title: "Extreme 2D (simple powers)",
+    ..INFO
+};
+
+const NOTES: &[&str] = &[
+    "[D] setup: Black's fourth yellow disc on i9, not j9 (the spec's decided reading of the diagram slip)",
+    "[D] draws: stalemate, 100 plies without capture, Pawn step or placement, threefold repetition, two bare power-less Kings",
+    "[D] first turn: each side places King and Heir on its two empty first-rank cells (c and h)",
+    "[V] simple powers (extreme-2d-simple, the inventor's first games): one disc of each colour per stack, a second one captured leaves the game, so no area moves and no Nightrider (X14)",
+];
 
 /// The move list: every move is a distinct (origin, destination) pair (a promotion replaces
 /// the plain step, it never adds to it). A side has at most 24 stacks (22 plain discs, King,
@@ -349,9 +363,9 @@ fn area_targets(mut cand: u128, masks: &[u128], occ: u128) -> u128 {
 }
 
 /// An Extreme 2D Chess position: a stack per cell plus per-side, per-disc bitboards kept in
-/// step with the cells; heap-free and `Copy`.
+/// step with the cells; heap-free and `Copy`. `SIMPLE` selects the simple-powers form \[X14\].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Extreme2d {
+pub struct Extreme2dPos<const SIMPLE: bool> {
     cells: [u16; N],
     occ: [Bb128; 2],
     /// Plain discs without powers.
@@ -373,6 +387,14 @@ pub struct Extreme2d {
     fullmove: u32,
     hash: u64,
 }
+
+/// Extreme 2D Chess with its full rules.
+pub type Extreme2d = Extreme2dPos<false>;
+
+/// Extreme 2D Chess in the form its inventor suggests for first games \[X14\]: only the
+/// simple powers, one disc of each colour in a stack (a second one captured leaves the game),
+/// so no area moves and no Nightrider.
+pub type Extreme2dSimple = Extreme2dPos<true>;
 
 /// The 10x10 board, for cell names and the board text.
 fn topology() -> &'static Topology {
@@ -400,9 +422,13 @@ const FORMAT: Format = Format {
     side: "side to move must be w or b",
 };
 
-impl Extreme2d {
-    fn empty() -> Extreme2d {
-        Extreme2d {
+impl<const SIMPLE: bool> Extreme2dPos<SIMPLE> {
+    /// The most discs of one colour a stack holds: two, or one in the beginners' form
+    /// \[X14\].
+    const CAP: u16 = if SIMPLE { 1 } else { 2 };
+
+    fn empty() -> Self {
+        Self {
             cells: [0; N],
             occ: [Bb128(0); 2],
             pawns: [Bb128(0); 2],
@@ -654,13 +680,13 @@ impl Extreme2d {
     }
 }
 
-impl Game for Extreme2d {
+impl<const SIMPLE: bool> Game for Extreme2dPos<SIMPLE> {
     type Moves = Extreme2dMoves;
 
     super::kernel::game_fields! {
         // The start array with Black's fourth yellow on i9 [X1].
         start: Self::parse_compact(START),
-        name: INFO.name,
+        name: if SIMPLE { INFO_SIMPLE.name } else { INFO.name },
         clock: halfmove,
     }
     super::kernel::notation_and_evaluation!();
@@ -795,7 +821,7 @@ impl Game for Extreme2d {
                     self.take(to);
                     // [X5]: only power discs transfer, capped at two per colour; a captured
                     // Heir disc goes to its owner's reserve (it is simply off the board).
-                    s = absorb(s, victim);
+                    s = absorb(s, victim, Self::CAP);
                     self.halfmove = 0;
                 } else if pawn {
                     self.halfmove = 0;
@@ -891,7 +917,7 @@ impl Game for Extreme2d {
             MoveKind::Normal => {
                 let (s, victim) = (self.cells[from], self.cells[to]);
                 let mut out = Vec::new();
-                if victim != 0 && absorb(s, victim) != s {
+                if victim != 0 && absorb(s, victim, Self::CAP) != s {
                     out.push(RuleUse {
                         rule: "absorption",
                         kind: None,

@@ -46,7 +46,7 @@
 
 use super::*;
 
-impl Extreme2d {
+impl<const SIMPLE: bool> Extreme2dPos<SIMPLE> {
     /// Reads either form of the position text: the piece list or the compact board.
     pub(super) fn read_text(text: &str) -> Result<Self, PositionError> {
         if text::is_piece_list(text) {
@@ -126,14 +126,14 @@ impl Extreme2d {
     }
 }
 
-impl Extreme2d {
+impl<const SIMPLE: bool> Extreme2dPos<SIMPLE> {
     /// Validates the cells and builds the position.
     pub(super) fn from_cells(
         cells: [u16; N],
         turn: Color,
         halfmove: u32,
         fullmove: u32,
-    ) -> Result<Extreme2d, PositionError> {
+    ) -> Result<Self, PositionError> {
         let setup = |m: String| Err(PositionError::Setup(m));
         let mut kings = [0; 2];
         let mut heirs = [0; 2];
@@ -185,6 +185,19 @@ impl Extreme2d {
                 }
             }
         }
+        if SIMPLE {
+            // [X14] [V]: one disc of each colour in a stack.
+            for (sq, &s) in cells.iter().enumerate() {
+                for (n, colour) in [(reds(s), "red"), (blues(s), "blue"), (yellows(s), "yellow")] {
+                    if n > Self::CAP {
+                        return setup(format!(
+                            "{}: two {colour} discs in one stack (the simple powers allow one of a colour)",
+                            name(sq)
+                        ));
+                    }
+                }
+            }
+        }
         for (i, colour) in ["red", "blue", "yellow"].iter().enumerate() {
             if discs[i] > 8 {
                 return setup(format!(
@@ -204,7 +217,7 @@ impl Extreme2d {
             }
             _ => {}
         }
-        let mut pos = Extreme2d::empty();
+        let mut pos = Self::empty();
         pos.turn = turn;
         pos.halfmove = halfmove;
         pos.fullmove = fullmove;
@@ -227,7 +240,7 @@ impl Extreme2d {
     }
 
     /// Reads the compact text format (see the module documentation).
-    pub(super) fn parse_compact(text: &str) -> Result<Extreme2d, PositionError> {
+    pub(super) fn parse_compact(text: &str) -> Result<Self, PositionError> {
         let names = ["board", "side", "halfmove", "fullmove"];
         let fields = FORMAT.fields(text, &names)?;
         let end = text.chars().count() + 1;
@@ -275,7 +288,7 @@ impl Extreme2d {
     /// Reads the rules file's piece-list form:
     /// `White: Kh10, (rr)a1. Black: Kh8, Pc3. White to move.` The sentences, the stacks of a
     /// list and the discs in parentheses may come in any order.
-    pub(super) fn parse_list(text: &str) -> Result<Extreme2d, PositionError> {
+    pub(super) fn parse_list(text: &str) -> Result<Self, PositionError> {
         let list = text::read_piece_list(text, Punctuation::Loose)?;
         let mut cells = [0u16; N];
         for (side, tcol, t) in &list.items {
