@@ -5,13 +5,13 @@ use super::chess;
 use crate::bitboard::Bitboard;
 use crate::eval::KindTerm;
 use crate::game::{Game, Material, RoyalCells, MAX_KINDS};
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveBuf, MoveKind};
 use crate::position::{Position, Variant};
 use crate::see::{exchange_on_bitboards, ROYAL};
 use crate::{Color, Outcome};
 
 impl<V: Variant> Game for Position<V> {
-    type Moves = MoveList;
+    type Moves = V::Moves;
 
     fn null_move(&self) -> Option<Self> {
         if self.is_check() {
@@ -42,7 +42,7 @@ impl<V: Variant> Game for Position<V> {
         self.turn
     }
     #[inline]
-    fn legal_moves(&self, out: &mut MoveList) {
+    fn legal_moves(&self, out: &mut V::Moves) {
         self.legal_moves_into(out)
     }
     #[inline]
@@ -54,7 +54,7 @@ impl<V: Variant> Game for Position<V> {
     }
     /// Out of check the tactical moves alone; the whole list only where there are none
     /// (to tell a stalemate).
-    fn quiescence_moves(&self, out: &mut MoveList) -> bool {
+    fn quiescence_moves(&self, out: &mut V::Moves) -> bool {
         self.tactical_moves_into(out);
         // In check the tactical list is every legal move already: empty means mate.
         if out.is_empty() && !self.is_check() {
@@ -142,7 +142,8 @@ impl<V: Variant> Game for Position<V> {
                 .enumerate()
                 .take(V::rules().spec.pieces.len())
             {
-                *count = self.pieces(c, crate::Role(r as u8)).count() as u16;
+                let role = crate::Role(r as u8);
+                *count = self.pieces(c, role).count() as u16 + u16::from(self.in_hand(c, role));
             }
         }
         m
@@ -169,6 +170,9 @@ impl<V: Variant> Game for Position<V> {
     }
     #[inline]
     fn moving_kind(&self, m: Move) -> Option<usize> {
+        if m.kind() == MoveKind::Drop {
+            return Some(m.role().index());
+        }
         self.piece_at(m.from()).map(|p| p.role.index())
     }
     #[inline]
@@ -524,6 +528,14 @@ impl<V: Variant> Game for Position<V> {
     fn move_text(&self, m: Move) -> String {
         let rules = V::rules();
         let topo = &rules.spec.topology;
+        if m.kind() == MoveKind::Drop {
+            // Crazyhouse's UCI form: the dropped piece's letter, `@`, the cell.
+            return format!(
+                "{}@{}",
+                rules.letter(Color::White, m.role()),
+                topo.square_name(m.to())
+            );
+        }
         let mut s = topo.square_name(m.from());
         s += &topo.square_name(m.to());
         if m.kind() == MoveKind::Promotion {
