@@ -247,10 +247,24 @@ impl<V: Variant> Game for Position<V> {
             dims: (files.into(), ranks.into(), levels.into()),
         })
     }
-    /// The pieces alone: the evaluation features' walk computes pawn structure before it.
+    /// With drops, up to [`NET_HAND`] pieces in hand per kind told apart; without, no hand
+    /// inputs (the layout, and the networks made for it, as before drops existed).
+    fn net_shape(&self) -> crate::features::NetShape {
+        crate::features::NetShape {
+            hand: if V::rules().spec.drops.is_some() {
+                NET_HAND
+            } else {
+                0
+            },
+            extras: 0,
+        }
+    }
+    /// The pieces alone (the evaluation features' walk computes pawn structure before it),
+    /// and the hands.
     fn net_inputs<S: crate::nnue::InputSink>(&self, sink: &mut S) {
         let rules = V::rules();
         let nroles = rules.tables.num_roles().min(MAX_KINDS);
+        self.report_hands(|c, r, n| sink.in_hand(c, r, n));
         for c in Color::ALL {
             for r in 0..nroles {
                 for sq in self.pieces(c, crate::Role(r as u8)).squares() {
@@ -266,6 +280,7 @@ impl<V: Variant> Game for Position<V> {
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         let rules = V::rules();
         let t = &rules.tables;
+        self.report_hands(|c, r, n| sink.in_hand(c, r, n));
         let occ = self.occupied();
         let nroles = t.num_roles().min(MAX_KINDS);
         // Each side's pawns, where the variant has pawn structure.
@@ -545,7 +560,28 @@ impl<V: Variant> Game for Position<V> {
     }
 }
 
+/// Pieces in hand per kind the network tells apart (more count as this many), as Dai
+/// Mitregi's: a side rarely holds more than a few of one kind.
+const NET_HAND: usize = 6;
+
 impl<V: Variant> Position<V> {
+    /// Calls `report` with each side's non-empty hand counts per kind (none without drops).
+    #[inline]
+    fn report_hands(&self, mut report: impl FnMut(Color, usize, u32)) {
+        if V::rules().spec.drops.is_none() {
+            return;
+        }
+        let nroles = V::rules().tables.num_roles().min(MAX_KINDS);
+        for c in Color::ALL {
+            for r in 0..nroles {
+                let n = self.in_hand(c, crate::Role(r as u8));
+                if n > 0 {
+                    report(c, r, u32::from(n));
+                }
+            }
+        }
+    }
+
     /// Where a non-royal, non-pawn piece of role `r` on `sq` stands relative to the pawns and
     /// its royal piece (`kings`: each side's royal cell): behind a pawn, its distance from
     /// its royal piece, and its own pawns on its colour if it is colour-bound
