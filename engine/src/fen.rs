@@ -55,6 +55,12 @@ impl<V: Variant> Position<V> {
         let Some(&(bstart, board)) = fields.first() else {
             return Err(PositionError::syntax("board", 1, "empty position text"));
         };
+        // Pieces in hand follow the board in brackets, as in crazyhouse FEN.
+        let (board, hand) = match board.find('[') {
+            Some(i) => (&board[..i], Some((bstart + i, &board[i..]))),
+            None => (board, None),
+        };
+        let mut last_piece: Option<Square> = None;
 
         // Board.
         let rows: Vec<&str> = board.split('/').collect();
@@ -150,7 +156,9 @@ impl<V: Variant> Position<V> {
                     match cell(file) {
                         Some(sq) if topo.exists(sq) => {
                             pos.put(sq, Piece { color, role });
+                            last_piece = Some(sq);
                             file += 1;
+                            continue;
                         }
                         Some(sq) => {
                             return Err(PositionError::syntax(
@@ -170,6 +178,10 @@ impl<V: Variant> Position<V> {
                             ))
                         }
                     }
+                } else if ch == '~' && rules.spec.drops.is_some() && last_piece.is_some() {
+                    // A promoted piece, which goes back to hand unpromoted when captured.
+                    pos.promoted.insert(last_piece.take().expect("checked"));
+                    continue;
                 } else {
                     return Err(PositionError::syntax(
                         "board",
@@ -177,6 +189,7 @@ impl<V: Variant> Position<V> {
                         format!("unknown piece letter '{ch}' for {}", rules.spec.name),
                     ));
                 }
+                last_piece = None;
             }
             if file != i16::from(files) {
                 return Err(PositionError::syntax(
@@ -189,6 +202,10 @@ impl<V: Variant> Position<V> {
                 ));
             }
             offset += row.len() + 1;
+        }
+
+        if let Some((hstart, hand)) = hand {
+            read_hand(&mut pos, hand, col(hstart))?;
         }
 
         // Side to move.
@@ -425,10 +442,27 @@ impl<V: Variant> Position<V> {
         let rules = V::rules();
         let topo = &rules.spec.topology;
         let mut s = crate::variants::text::write_board(topo, Some('*'), |sq, s| {
-            self.piece_at(sq)
-                .map(|p| s.push(rules.letter(p.color, p.role)))
-                .is_some()
+            let Some(p) = self.piece_at(sq) else {
+                return false;
+            };
+            s.push(rules.letter(p.color, p.role));
+            if self.promoted.contains(sq) {
+                s.push('~');
+            }
+            true
         });
+        if rules.spec.drops.is_some() {
+            s.push('[');
+            for c in Color::ALL {
+                for r in (0..rules.tables.num_roles()).rev() {
+                    let role = crate::Role(r as u8);
+                    for _ in 0..self.in_hand(c, role) {
+                        s.push(rules.letter(c, role));
+                    }
+                }
+            }
+            s.push(']');
+        }
         s.push(' ');
         s.push(self.turn.char());
         if rules.spec.fen_style == FenStyle::Chess {
@@ -446,6 +480,65 @@ impl<V: Variant> Position<V> {
         s += &format!(" {} {}", self.halfmove, self.fullmove);
         s
     }
+}
+
+/// Reads the pieces in hand, `[QRBNPqrbnp]` (any order; `[]` for none), starting at column
+/// `col`, into `pos`'s hands (its hash is computed afterwards).
+fn read_hand<V: Variant>(
+    pos: &mut Position<V>,
+    hand: &str,
+    col: usize,
+) -> Result<(), PositionError> {
+    let rules = V::rules();
+    if rules.spec.drops.is_none() {
+        return Err(PositionError::syntax(
+            "hand",
+            col,
+            format!(
+                "pieces in hand ('[...]') but {} has no drops",
+                rules.spec.name
+            ),
+        ));
+    }
+    let Some(inner) = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']')) else {
+        return Err(PositionError::syntax(
+            "hand",
+            col,
+            "pieces in hand are written '[...]' right after the board",
+        ));
+    };
+    let roles = rules.tables.num_roles();
+    for (i, ch) in inner.chars().enumerate() {
+        let here = col + 1 + i;
+        let role = rules
+            .role_of_letter(ch)
+            .filter(|&r| ch.is_ascii_alphabetic() && r != rules.king)
+            .ok_or_else(|| {
+                PositionError::syntax(
+                    "hand",
+                    here,
+                    format!("'{ch}' is no piece that can be in hand"),
+                )
+            })?;
+        let color = if ch.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let n = &mut pos.hands.as_mut()[color.index() * roles + role.index()];
+        if usize::from(*n) >= crate::zobrist::MAX_HAND {
+            return Err(PositionError::syntax(
+                "hand",
+                here,
+                format!(
+                    "more than {} pieces of one kind in hand",
+                    crate::zobrist::MAX_HAND
+                ),
+            ));
+        }
+        *n += 1;
+    }
+    Ok(())
 }
 
 /// A check-count field, `W+B` (each side's checks still to give, as Fairy-Stockfish writes

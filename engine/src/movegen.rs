@@ -128,6 +128,15 @@ impl<V: Variant> Position<V> {
         (quiet, caps)
     }
 
+    /// Whether `role`, dropped on `to`, would attack the enemy royal piece.
+    fn drop_checks(&self, role: Role, to: Square, occ: V::Bb) -> bool {
+        let Some(k) = self.king(!self.turn) else {
+            return false;
+        };
+        let (_, captures) = self.targets(role, to, occ | V::Bb::from_square(to));
+        captures.contains(k)
+    }
+
     /// Promotion roles available to the side to move now.
     fn promotion_choices(&self) -> ArrayVec<Role, 16> {
         let rules = V::rules();
@@ -266,6 +275,28 @@ impl<V: Variant> Position<V> {
             }
         }
 
+        if let Some(drops) = rules.spec.drops.filter(|_| !tactical_only) {
+            // A drop lands on an empty cell: in check, only between a rider and the King.
+            let mut cells = rules.board & !occ;
+            if checkers.any() {
+                cells &= block;
+            }
+            let roles = t.num_roles();
+            for r in (0..roles).filter(|&r| self.hands.as_ref()[us.index() * roles + r] > 0) {
+                let role = Role(r as u8);
+                let mut to_set = cells;
+                if rules.promoting >> r & 1 != 0 {
+                    to_set &= !rules.pawn_drop_barred[us.index()];
+                }
+                for to in to_set.squares() {
+                    if !drops.checks && self.drop_checks(role, to, occ) {
+                        continue;
+                    }
+                    out.push(Move::new(to, to, MoveKind::Drop, role));
+                }
+            }
+        }
+
         if checkers.is_empty() {
             for c in rules
                 .castling
@@ -304,7 +335,7 @@ impl<V: Variant> Position<V> {
     /// generated list.
     pub fn is_legal_move(&self, m: Move) -> bool {
         if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
-            let mut list = crate::moves::MoveList::default();
+            let mut list = V::Moves::default();
             self.legal_moves_into(&mut list);
             return list.as_ref().contains(&m);
         }

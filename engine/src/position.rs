@@ -25,6 +25,15 @@ pub trait Variant: Copy + Send + Sync + Debug + 'static {
     const EMPTY_CELLS: Self::Cells;
     /// No pieces of any role.
     const EMPTY_ROLES: Self::Roles;
+    /// Pieces in hand: one count per side and role, at `color * roles + role`. Empty
+    /// (`[u8; 0]`) for a variant that can never have drops, so its positions stay as small,
+    /// and its copy-make as fast, as before hands existed.
+    type Hands: Copy + Eq + Debug + Send + Sync + AsRef<[u8]> + AsMut<[u8]>;
+    /// Empty hands.
+    const EMPTY_HANDS: Self::Hands;
+    /// The move list: [`crate::moves::MoveList`] (256) where 218 legal moves is the most,
+    /// longer where drops may add a move per cell and kind in hand.
+    type Moves: crate::moves::MoveBuf + std::ops::Deref<Target = [Move]>;
     /// The compiled rules, built on first use.
     fn rules() -> &'static Rules<Self::Bb>;
 }
@@ -44,6 +53,11 @@ pub struct Position<V: Variant> {
     /// Each side's checks still to give, White first, where the variant counts checks
     /// ([`crate::ends::EndRules::check_count`]); 0 otherwise.
     pub(crate) checks: [u8; 2],
+    /// Pieces in hand ([`Variant::Hands`]); all zero where the rules have no drops.
+    pub(crate) hands: V::Hands,
+    /// Promoted pieces that go back to hand as their unpromoted kind when captured (the
+    /// position text's `~`); empty where the rules have no drops.
+    pub(crate) promoted: V::Bb,
     pub(crate) _variant: PhantomData<V>,
 }
 
@@ -61,6 +75,8 @@ impl<V: Variant> Position<V> {
             fullmove: 1,
             hash: 0,
             checks: [0; 2],
+            hands: V::EMPTY_HANDS,
+            promoted: V::Bb::EMPTY,
             _variant: PhantomData,
         }
     }
@@ -126,6 +142,35 @@ impl<V: Variant> Position<V> {
         self.fullmove
     }
 
+    /// How many pieces of `role` `color` holds in hand (0 in a variant without drops).
+    #[inline]
+    pub fn in_hand(&self, color: Color, role: Role) -> u8 {
+        let n = V::rules().tables.num_roles();
+        self.hands
+            .as_ref()
+            .get(color.index() * n + role.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Changes the count of `role` in `color`'s hand by `delta`, keeping the hash.
+    #[inline]
+    pub(crate) fn add_to_hand(&mut self, color: Color, role: Role, delta: i8) {
+        let z = &V::rules().zobrist;
+        let i = color.index() * V::rules().tables.num_roles() + role.index();
+        let slot = &mut self.hands.as_mut()[i];
+        let code = Piece { color, role }.code();
+        self.hash ^= z.hand(code, *slot);
+        *slot = slot.wrapping_add_signed(delta);
+        self.hash ^= z.hand(code, *slot);
+    }
+
+    /// Promoted pieces that revert to their unpromoted kind when captured into hand.
+    #[inline]
+    pub fn promoted(&self) -> V::Bb {
+        self.promoted
+    }
+
     /// The Zobrist hash.
     #[inline]
     pub fn zobrist(&self) -> u64 {
@@ -180,6 +225,21 @@ impl<V: Variant> Position<V> {
         }
         if let Some(end) = &V::rules().end {
             h ^= end.checks_key(self.checks);
+        }
+        let roles = V::rules().tables.num_roles().max(1);
+        for (i, &n) in self.hands.as_ref().iter().enumerate() {
+            let piece = Piece {
+                color: if i < roles {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                role: Role((i % roles) as u8),
+            };
+            h ^= z.hand(piece.code(), n);
+        }
+        for sq in self.promoted.squares() {
+            h ^= z.promoted(sq);
         }
         h
     }
@@ -248,10 +308,32 @@ impl<V: Variant> Position<V> {
                 self.put(c.king_to, king);
                 self.put(c.rook_to, rook);
             }
+            MoveKind::Drop => {
+                // [D] A drop leaves the move-count clock running, as in Fairy-Stockfish.
+                self.add_to_hand(us, m.role(), -1);
+                self.put(
+                    to,
+                    Piece {
+                        color: us,
+                        role: m.role(),
+                    },
+                );
+            }
             kind => {
                 let mut piece = self.take(from).expect("a piece on the from cell");
-                if self.take(to).is_some() {
+                if let Some(victim) = self.take(to) {
                     reset = true;
+                    if rules.spec.drops.is_some() {
+                        self.capture_to_hand(victim, to);
+                    }
+                }
+                if rules.spec.drops.is_some() && self.promoted.contains(from) {
+                    self.promoted.remove(from);
+                    self.hash ^= z.promoted(from);
+                    if kind != MoveKind::Promotion {
+                        self.promoted.insert(to);
+                        self.hash ^= z.promoted(to);
+                    }
                 }
                 if rules.clock_resetters >> piece.role.0 & 1 != 0 {
                     reset = true;
@@ -259,12 +341,20 @@ impl<V: Variant> Position<V> {
                 match kind {
                     MoveKind::EnPassant => {
                         let victim = self.ep_victim(to, !us);
-                        self.take(victim);
+                        if let Some(pawn) = self.take(victim) {
+                            if rules.spec.drops.is_some() {
+                                self.capture_to_hand(pawn, victim);
+                            }
+                        }
                         reset = true;
                     }
                     MoveKind::Promotion => {
                         piece.role = m.role();
                         reset |= rules.spec.clock.promotion_resets;
+                        if rules.spec.drops.is_some() {
+                            self.promoted.insert(to);
+                            self.hash ^= z.promoted(to);
+                        }
                     }
                     MoveKind::DoubleStep => {
                         // The cell passed over becomes the en passant target, but only when
@@ -304,6 +394,21 @@ impl<V: Variant> Position<V> {
             self.compute_hash(),
             "incremental hash after {m:?}"
         );
+    }
+
+    /// Puts a piece just captured on `sq` into its captor's hand: as the first promoting
+    /// kind if it had promoted there (crazyhouse: a promoted Queen goes back as a Pawn).
+    fn capture_to_hand(&mut self, victim: Piece, sq: Square) {
+        let rules = V::rules();
+        let mut role = victim.role;
+        if self.promoted.contains(sq) {
+            self.promoted.remove(sq);
+            self.hash ^= rules.zobrist.promoted(sq);
+            if rules.promoting != 0 {
+                role = Role(rules.promoting.trailing_zeros() as u8);
+            }
+        }
+        self.add_to_hand(!victim.color, role, 1);
     }
 
     /// The cell a double-stepping pawn passed over.

@@ -88,6 +88,16 @@ pub struct ClockRule {
     pub promotion_resets: bool,
 }
 
+/// Pieces in hand and drops (crazyhouse): captured pieces go to the captor's hand, demoted to
+/// the first promoting kind if they had promoted, and a move may put a piece from the hand on
+/// an empty cell (`P@e4`). As in Fairy-Stockfish's defaults, a Pawn (the double-stepping
+/// piece) is never dropped on its side's promotion zone or first rank.
+#[derive(Clone, Copy, Debug)]
+pub struct DropRule {
+    /// Whether a drop may give check (Fairy-Stockfish's `dropChecks`; crazyhouse: yes).
+    pub checks: bool,
+}
+
 /// Per cell: the (passed, destination) cells of a double step from there, if any, and whether
 /// it gives an en passant right.
 pub type DoubleSteps = Vec<Option<(Square, Square, bool)>>;
@@ -135,6 +145,8 @@ pub struct VariantSpec {
     pub max_plies: u32,
     /// Ends besides checkmate and stalemate (flag, check count, extinction).
     pub end: crate::ends::EndRules,
+    /// Pieces in hand and drops, where the variant has them.
+    pub drops: Option<DropRule>,
 }
 
 /// A compiled castling move.
@@ -192,6 +204,9 @@ pub struct Rules<B> {
     pub promotion_zone: [B; 2],
     /// Roles one may promote to.
     pub promotion_choices: Vec<Role>,
+    /// Per side, where its promoting pieces (Pawns) may not be dropped: its promotion zone
+    /// and its first rank (Fairy-Stockfish's defaults).
+    pub pawn_drop_barred: [B; 2],
     /// Start-position count of each role for White (the variants here are symmetric).
     pub initial_count: Vec<u8>,
     /// Castling moves.
@@ -541,7 +556,10 @@ impl<B: Bitboard> Rules<B> {
             .iter()
             .fold(0u64, |m, &c| m | 1 << role_of(c).0);
         let seed = crate::zobrist::fnv1a(spec.name.bytes());
-        let zobrist = Zobrist::new(topo.num_squares(), 2 * spec.pieces.len() + 1, seed);
+        let mut zobrist = Zobrist::new(topo.num_squares(), 2 * spec.pieces.len() + 1, seed);
+        if spec.drops.is_some() {
+            zobrist = zobrist.with_hands(2 * spec.pieces.len() + 1, seed);
+        }
         let rank_mirror_fits = topo.cells().all(|sq| topo.exists(topo.rank_mirror(sq)));
         let black_view = (0..topo.num_squares())
             .map(|i| {
@@ -560,6 +578,14 @@ impl<B: Bitboard> Rules<B> {
                 }
             })
             .collect();
+        let last = i16::from(topo.dims().1) - 1;
+        let pawn_drop_barred = [(Color::White, 0), (Color::Black, last)].map(|(c, first)| {
+            let mut b = promotion_zone[c.index()];
+            for sq in topo.cells().filter(|&sq| topo.coord(sq).rank == first) {
+                b.insert(sq);
+            }
+            b
+        });
         let pawn_structure = PawnStructure::build(topo, &tables, promoting);
         let end = crate::ends::EndTables::compile(&spec.end, topo, role_of, seed);
         Rules {
@@ -576,6 +602,7 @@ impl<B: Bitboard> Rules<B> {
             promoting,
             promotion_zone,
             promotion_choices,
+            pawn_drop_barred,
             initial_count,
             castling,
             castling_keep,

@@ -33,7 +33,17 @@ pub struct Zobrist {
     pub side: u64,
     castling: [u64; 16],
     ep: Vec<u64>,
+    /// Per piece code, one key per count in hand from 1 to [`MAX_HAND`] (none for 0); empty
+    /// until [`Zobrist::with_hands`].
+    hand: Vec<u64>,
+    /// Per cell, the key of a promoted piece there (the `~` mark); empty until
+    /// [`Zobrist::with_hands`].
+    promoted: Vec<u64>,
 }
+
+/// Most pieces of one kind a hand may hold (a position text with more is refused; captures
+/// cannot pass it, the boards here having at most 128 cells).
+pub const MAX_HAND: usize = 128;
 
 impl Zobrist {
     /// Keys for `nsq` cells and piece codes below `ncodes`; `seed` separates variants.
@@ -52,7 +62,34 @@ impl Zobrist {
             side,
             castling,
             ep,
+            hand: Vec::new(),
+            promoted: Vec::new(),
         }
+    }
+
+    /// Adds the keys of pieces in hand and of promoted pieces, for a variant with drops. They
+    /// come from their own generator, so the other keys, and the hashes of variants without
+    /// drops, stay as they were.
+    pub fn with_hands(mut self, ncodes: usize, seed: u64) -> Zobrist {
+        let mut rng = SplitMix64(seed ^ 0x68a4_d5d0_7c0f_fe11);
+        self.hand = (0..ncodes * MAX_HAND).map(|_| rng.next()).collect();
+        self.promoted = (0..self.nsq).map(|_| rng.next()).collect();
+        self
+    }
+
+    /// Key of `n` pieces of a piece code in hand (0 for none).
+    #[inline]
+    pub fn hand(&self, code: u8, n: u8) -> u64 {
+        match n {
+            0 => 0,
+            n => self.hand[code as usize * MAX_HAND + n as usize - 1],
+        }
+    }
+
+    /// Key of a promoted piece on a cell.
+    #[inline]
+    pub fn promoted(&self, sq: crate::Square) -> u64 {
+        self.promoted[sq.index()]
     }
 
     /// Key of a piece code on a cell.

@@ -22,7 +22,8 @@ fn playouts<V: Variant>(games: usize, seed: u64) -> usize {
             assert_eq!(back.zobrist(), pos.zobrist(), "{text}");
             let mut list = Default::default();
             pos.legal_moves(&mut list);
-            for &m in list.iter() {
+            let moves: &[variantlab_engine::Move] = list.as_ref();
+            for &m in moves {
                 assert_eq!(pos.parse_move(&pos.move_text(m)), Some(m), "{text}");
                 let mut child = pos;
                 child.play_unchecked(m);
@@ -37,7 +38,7 @@ fn playouts<V: Variant>(games: usize, seed: u64) -> usize {
                 break;
             }
             history.push(pos.zobrist());
-            let m = list[(rng.next() % list.len() as u64) as usize];
+            let m = moves[(rng.next() % moves.len() as u64) as usize];
             pos.play_unchecked(m);
             plies += 1;
         }
@@ -53,6 +54,16 @@ fn chess_playouts_keep_invariants() {
 #[test]
 fn dream46_playouts_keep_invariants() {
     assert!(playouts::<Dream46>(60, 2) > 3000);
+}
+
+/// Crazyhouse (`data/variants/crazyhouse.toml`): hands, drops and promoted pieces keep the
+/// hash, the text and the move names (the only variant file this test process loads).
+#[test]
+fn crazyhouse_playouts_keep_invariants() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/variants/crazyhouse.toml");
+    variantlab_engine::variants::file::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(playouts::<variantlab_engine::variants::file::FileVariant64>(8, 3) > 500);
 }
 
 #[test]

@@ -373,6 +373,11 @@ fn perft_near_the_end_agrees_with_fairy_stockfish() {
             "rnbqkbnr/pp1ppppp/8/2p5/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq c6 0 3",
             3,
         ),
+        // Crazyhouse (no end of its own, compared here with the same harness): full hands,
+        // promoted pieces that go back to hand as Pawns, a check blocked by drops.
+        ("crazyhouse", "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1", 2),
+        ("crazyhouse", "4k3/8/8/3q~4/8/2Q~5/8/4K3[Pp] w - - 0 1", 3),
+        ("crazyhouse", "4k3/8/8/8/8/8/8/r3K3[Nn] w - - 0 1", 3),
         // Three Kings: the first King lost loses; a King may step into attack.
         ("threekings", "k6k/8/8/8/8/8/3r4/K3K2K w - - 0 1", 4),
         (

@@ -232,7 +232,17 @@ fn bad_ini_files_are_refused_naming_the_key() {
         (
             "[mine:chess]\npieceDrops = true\n",
             "mine",
-            ":2: [mine] pieceDrops: \"true\": not supported",
+            ":2: [mine] pieceDrops: \"true\" without capturesToHand: not supported",
+        ),
+        (
+            "[mine:crazyhouse]\ndropLoop = true\n",
+            "mine",
+            ":2: [mine] dropLoop: \"true\": not supported",
+        ),
+        (
+            "[mine:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1\n",
+            "mine",
+            "has no drops",
         ),
         (
             "[mine:chess]\nmaxRank = 7\n",

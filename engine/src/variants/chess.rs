@@ -74,6 +74,7 @@ fn spec() -> VariantSpec {
         notes: &["nothing reconstructed: FIDE rules"],
         max_plies: super::DEFAULT_MAX_PLIES,
         end: crate::ends::EndRules::default(),
+        drops: None,
     }
 }
 
@@ -83,6 +84,9 @@ impl Variant for Chess {
     type Roles = [Bb64; 6];
     const EMPTY_CELLS: [u8; 64] = [0; 64];
     const EMPTY_ROLES: [Bb64; 6] = [Bb64(0); 6];
+    type Hands = [u8; 0];
+    const EMPTY_HANDS: [u8; 0] = [];
+    type Moves = crate::moves::MoveList;
     fn rules() -> &'static Rules<Bb64> {
         static RULES: OnceLock<Rules<Bb64>> = OnceLock::new();
         RULES.get_or_init(|| Rules::compile(spec()))

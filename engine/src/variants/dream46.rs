@@ -80,6 +80,7 @@ fn spec() -> VariantSpec {
         // [V] decided games run past ply 400 (docs/decisions.md, self-play ply caps).
         max_plies: 600,
         end: crate::ends::EndRules::default(),
+        drops: None,
     }
 }
 
@@ -89,6 +90,9 @@ impl Variant for Dream46 {
     type Roles = [Bb64; 6];
     const EMPTY_CELLS: [u8; 64] = [0; 64];
     const EMPTY_ROLES: [Bb64; 6] = [Bb64(0); 6];
+    type Hands = [u8; 0];
+    const EMPTY_HANDS: [u8; 0] = [];
+    type Moves = crate::moves::MoveList;
     fn rules() -> &'static Rules<Bb64> {
         static RULES: OnceLock<Rules<Bb64>> = OnceLock::new();
         RULES.get_or_init(|| Rules::compile(spec()))

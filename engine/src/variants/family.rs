@@ -5,13 +5,13 @@ use super::chess;
 use crate::bitboard::Bitboard;
 use crate::eval::KindTerm;
 use crate::game::{Game, Material, RoyalCells, MAX_KINDS};
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveBuf, MoveKind};
 use crate::position::{Position, Variant};
 use crate::see::{exchange_on_bitboards, ROYAL};
 use crate::{Color, Outcome};
 
 impl<V: Variant> Game for Position<V> {
-    type Moves = MoveList;
+    type Moves = V::Moves;
 
     fn null_move(&self) -> Option<Self> {
         if self.is_check() {
@@ -42,7 +42,7 @@ impl<V: Variant> Game for Position<V> {
         self.turn
     }
     #[inline]
-    fn legal_moves(&self, out: &mut MoveList) {
+    fn legal_moves(&self, out: &mut V::Moves) {
         self.legal_moves_into(out)
     }
     #[inline]
@@ -54,7 +54,7 @@ impl<V: Variant> Game for Position<V> {
     }
     /// Out of check the tactical moves alone; the whole list only where there are none
     /// (to tell a stalemate).
-    fn quiescence_moves(&self, out: &mut MoveList) -> bool {
+    fn quiescence_moves(&self, out: &mut V::Moves) -> bool {
         self.tactical_moves_into(out);
         // In check the tactical list is every legal move already: empty means mate.
         if out.is_empty() && !self.is_check() {
@@ -142,7 +142,8 @@ impl<V: Variant> Game for Position<V> {
                 .enumerate()
                 .take(V::rules().spec.pieces.len())
             {
-                *count = self.pieces(c, crate::Role(r as u8)).count() as u16;
+                let role = crate::Role(r as u8);
+                *count = self.pieces(c, role).count() as u16 + u16::from(self.in_hand(c, role));
             }
         }
         m
@@ -169,6 +170,9 @@ impl<V: Variant> Game for Position<V> {
     }
     #[inline]
     fn moving_kind(&self, m: Move) -> Option<usize> {
+        if m.kind() == MoveKind::Drop {
+            return Some(m.role().index());
+        }
         self.piece_at(m.from()).map(|p| p.role.index())
     }
     #[inline]
@@ -243,10 +247,24 @@ impl<V: Variant> Game for Position<V> {
             dims: (files.into(), ranks.into(), levels.into()),
         })
     }
-    /// The pieces alone: the evaluation features' walk computes pawn structure before it.
+    /// With drops, up to [`NET_HAND`] pieces in hand per kind told apart; without, no hand
+    /// inputs (the layout, and the networks made for it, as before drops existed).
+    fn net_shape(&self) -> crate::features::NetShape {
+        crate::features::NetShape {
+            hand: if V::rules().spec.drops.is_some() {
+                NET_HAND
+            } else {
+                0
+            },
+            extras: 0,
+        }
+    }
+    /// The pieces alone (the evaluation features' walk computes pawn structure before it),
+    /// and the hands.
     fn net_inputs<S: crate::nnue::InputSink>(&self, sink: &mut S) {
         let rules = V::rules();
         let nroles = rules.tables.num_roles().min(MAX_KINDS);
+        self.report_hands(|c, r, n| sink.in_hand(c, r, n));
         for c in Color::ALL {
             for r in 0..nroles {
                 for sq in self.pieces(c, crate::Role(r as u8)).squares() {
@@ -262,6 +280,7 @@ impl<V: Variant> Game for Position<V> {
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         let rules = V::rules();
         let t = &rules.tables;
+        self.report_hands(|c, r, n| sink.in_hand(c, r, n));
         let occ = self.occupied();
         let nroles = t.num_roles().min(MAX_KINDS);
         // Each side's pawns, where the variant has pawn structure.
@@ -524,6 +543,14 @@ impl<V: Variant> Game for Position<V> {
     fn move_text(&self, m: Move) -> String {
         let rules = V::rules();
         let topo = &rules.spec.topology;
+        if m.kind() == MoveKind::Drop {
+            // Crazyhouse's UCI form: the dropped piece's letter, `@`, the cell.
+            return format!(
+                "{}@{}",
+                rules.letter(Color::White, m.role()),
+                topo.square_name(m.to())
+            );
+        }
         let mut s = topo.square_name(m.from());
         s += &topo.square_name(m.to());
         if m.kind() == MoveKind::Promotion {
@@ -533,7 +560,28 @@ impl<V: Variant> Game for Position<V> {
     }
 }
 
+/// Pieces in hand per kind the network tells apart (more count as this many), as Dai
+/// Mitregi's: a side rarely holds more than a few of one kind.
+const NET_HAND: usize = 6;
+
 impl<V: Variant> Position<V> {
+    /// Calls `report` with each side's non-empty hand counts per kind (none without drops).
+    #[inline]
+    fn report_hands(&self, mut report: impl FnMut(Color, usize, u32)) {
+        if V::rules().spec.drops.is_none() {
+            return;
+        }
+        let nroles = V::rules().tables.num_roles().min(MAX_KINDS);
+        for c in Color::ALL {
+            for r in 0..nroles {
+                let n = self.in_hand(c, crate::Role(r as u8));
+                if n > 0 {
+                    report(c, r, u32::from(n));
+                }
+            }
+        }
+    }
+
     /// Where a non-royal, non-pawn piece of role `r` on `sq` stands relative to the pawns and
     /// its royal piece (`kings`: each side's royal cell): behind a pawn, its distance from
     /// its royal piece, and its own pawns on its colour if it is colour-bound

@@ -73,6 +73,8 @@ pub(super) struct RulesDoc {
     pub(super) extinction_value: Option<Spanned<String>>,
     pub(super) extinction_count: Option<Spanned<u32>>,
     pub(super) extinction_opponent_count: Option<Spanned<u32>>,
+    pub(super) drops: Option<bool>,
+    pub(super) drop_checks: Option<bool>,
 }
 
 #[derive(Deserialize)]

@@ -40,6 +40,12 @@ pub const MAX_PIECES: usize = 16;
 pub const SUPPORTED_SIZES: &str = "boards whose bounding box has at most 64 cells (8x8, 6x6, \
      9x7 ...) or at most 128 cells (10x8, 10x10, 11x11, 16x8 ...), at most 26 files";
 
+/// The move list of the file variants, which may have drops: a drop per empty cell and
+/// kind in hand besides the moves (crazyhouse reaches 301 with full hands). A variant
+/// without drops stays within [`crate::moves::MoveList`]'s 256; the extra capacity is
+/// stack, never initialised.
+pub type DropMoveList = arrayvec::ArrayVec<crate::moves::Move, 2048>;
+
 /// Marker type of a file-defined variant on a board of at most 64 cells.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct FileVariant64;
@@ -60,6 +66,9 @@ impl Variant for FileVariant64 {
     type Roles = [Bb64; MAX_PIECES];
     const EMPTY_CELLS: [u8; 64] = [0; 64];
     const EMPTY_ROLES: [Bb64; MAX_PIECES] = [Bb64(0); MAX_PIECES];
+    type Hands = [u8; 2 * MAX_PIECES];
+    const EMPTY_HANDS: [u8; 2 * MAX_PIECES] = [0; 2 * MAX_PIECES];
+    type Moves = DropMoveList;
     #[inline]
     fn rules() -> &'static Rules<Bb64> {
         // VariantKind::File64 is only handed out after a successful load.
@@ -75,6 +84,9 @@ impl Variant for FileVariant128 {
     type Roles = [Bb128; MAX_PIECES];
     const EMPTY_CELLS: [u8; 128] = [0; 128];
     const EMPTY_ROLES: [Bb128; MAX_PIECES] = [Bb128(0); MAX_PIECES];
+    type Hands = [u8; 2 * MAX_PIECES];
+    const EMPTY_HANDS: [u8; 2 * MAX_PIECES] = [0; 2 * MAX_PIECES];
+    type Moves = DropMoveList;
     #[inline]
     fn rules() -> &'static Rules<Bb128> {
         RULES128

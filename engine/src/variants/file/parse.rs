@@ -7,7 +7,9 @@ use super::setup::{castling, check_setup};
 use super::{ParsedVariant, VariantFileError, MAX_PIECES};
 use crate::piece::{betza, PieceSpec};
 use crate::position::Variant;
-use crate::rules::{ClockRule, DoubleStep, FenStyle, PromotionRule, StalemateRule, VariantSpec};
+use crate::rules::{
+    ClockRule, DoubleStep, DropRule, FenStyle, PromotionRule, StalemateRule, VariantSpec,
+};
 use crate::variants::VariantKind;
 
 /// Parses and checks a variant definition without registering it.
@@ -561,6 +563,24 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
     for n in doc.notes.iter().flatten() {
         notes.push(leak(n.clone()));
     }
+    let drops = match rd.and_then(|r| r.drops) {
+        Some(true) => Some(DropRule { checks: true }),
+        Some(false) => None,
+        None => bs.and_then(|s| s.drops),
+    };
+    let drops = match (drops, rd.and_then(|r| r.drop_checks)) {
+        (Some(d), checks) => Some(DropRule {
+            checks: checks.unwrap_or(d.checks),
+        }),
+        (None, Some(_)) => {
+            return Err(ctx.err(
+                None,
+                "rules.drop_checks",
+                "only with drops (give `drops = true`)",
+            ))
+        }
+        (None, None) => None,
+    };
     let spec = VariantSpec {
         name: leak(n.clone()),
         title: leak(doc.title.clone().unwrap_or_else(|| n.clone())),
@@ -599,6 +619,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
         notes: Box::leak(notes.into_boxed_slice()),
         max_plies: bs.map_or(crate::variants::DEFAULT_MAX_PLIES, |s| s.max_plies),
         end,
+        drops,
     };
     Ok(ParsedVariant { spec, setup_line })
 }

@@ -10,6 +10,14 @@ use toml::Spanned;
 /// Whether the setup's board field fits the board: one row per rank, each covering every
 /// file, `*` exactly on the holes, only known letters, at most one royal piece per side (a
 /// side with none plays without one: Horde's White).
+/// The board field of a setup without what the position text reads itself: the hands
+/// (`[...]`) and the promoted marks (`~`) of a variant with drops.
+fn cells_of(start: &str) -> String {
+    let board = start.split_whitespace().next().unwrap_or("");
+    let squares = board.split('[').next().unwrap_or_default();
+    squares.chars().filter(|&c| c != '~').collect()
+}
+
 pub(super) fn check_setup(
     ctx: &Ctx,
     topo: &Topology,
@@ -19,7 +27,7 @@ pub(super) fn check_setup(
 ) -> Result<(), VariantFileError> {
     let (files, ranks, _) = topo.dims();
     let err = |m: String| ctx.err(line, "setup", m);
-    let board = start.split_whitespace().next().unwrap_or("");
+    let board = cells_of(start);
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != ranks as usize {
         return Err(err(format!(
@@ -127,7 +135,7 @@ pub(super) fn piece_on(topology: &Topology, start: &str, cell: &str) -> Option<c
     let (_, ranks, _) = topology.dims();
     let sq = topology.parse_square(cell)?;
     let c = topology.coord(sq);
-    let board = start.split_whitespace().next()?;
+    let board = cells_of(start);
     let row = board
         .split('/')
         .nth((i16::from(ranks) - 1 - c.rank) as usize)?;

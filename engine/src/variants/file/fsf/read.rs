@@ -62,11 +62,8 @@ const CUSTOMS: usize = 25;
 /// Keys the engine honours only at Fairy-Stockfish's default (any of the values listed):
 /// each names a rule the engine does not have yet.
 const DEFAULT_ONLY: &[(&str, &[&str])] = &[
-    ("pieceDrops", &["false"]),
-    ("capturesToHand", &["false"]),
     ("dropLoop", &["false"]),
     ("mustDrop", &["false"]),
-    ("dropChecks", &["true"]),
     ("dropPromoted", &["false"]),
     ("firstRankPawnDrops", &["false"]),
     ("promotionZonePawnDrops", &["false"]),
@@ -393,7 +390,15 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     if fields.len() < 2 {
         return Err(fen_err("expected the board and the side to move".into()));
     }
-    let grid = read_board(fields[0], &board).map_err(fen_err)?;
+    // The hands (`[...]`) and promoted marks (`~`) are the position text's, read there.
+    let squares: String = fields[0]
+        .split('[')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|&c| c != '~')
+        .collect();
+    let grid = read_board(&squares, &board).map_err(fen_err)?;
     let rights = fields.get(2).copied().unwrap_or("-");
     // Fairy-Stockfish reads a FEN without its en passant field (`w - 0 1`) as having none.
     let ep_given = fields.get(3).is_some_and(|f| f.parse::<u32>().is_err());
@@ -800,7 +805,8 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         None => (pawn.into_iter().collect(), None),
     };
 
-    let ends = end_rules(&keys, &board, &fields, &set, &sided)?;
+    let mut ends = end_rules(&keys, &board, &fields, &set, &sided)?;
+    ends.extend(drop_rules(&keys)?);
 
     // Keys honoured at their defaults only, the display keys, and anything else.
     for (k, ok) in DEFAULT_ONLY {
@@ -1081,6 +1087,37 @@ fn read_board(field: &str, b: &Board) -> Result<Vec<(char, u32, u32)>, String> {
 type SetOf<'a> = dyn Fn(&Entry) -> Result<Vec<char>, VariantFileError> + 'a;
 /// A key and its White and Black forms, which must agree ([`translate`]'s `sided`).
 type Sided<'a, 'k> = dyn Fn(&str) -> Result<Option<&'k Entry>, VariantFileError> + 'a;
+
+/// The drop keys as `[rules]` lines: crazyhouse's `pieceDrops` with `capturesToHand` is the
+/// engine's `drops`, `dropChecks` its `drop_checks`. Either of the pair alone (placement's
+/// drops from a given hand, captures kept in hand without drops) is refused, naming the key.
+fn drop_rules(keys: &Keys) -> Result<Vec<(String, Option<At>)>, VariantFileError> {
+    let drops = keys.bool("pieceDrops", false)?;
+    let to_hand = keys.bool("capturesToHand", false)?;
+    let checks = keys.bool("dropChecks", true)?;
+    let entry = |k: &str| keys.get(k).expect("read above");
+    match (drops, to_hand) {
+        (false, false) => Ok(Vec::new()),
+        (true, true) => {
+            let mut lines = vec![("drops = true".to_string(), Some(entry("pieceDrops").at.clone()))];
+            if !checks {
+                lines.push((
+                    "drop_checks = false".to_string(),
+                    Some(entry("dropChecks").at.clone()),
+                ));
+            }
+            Ok(lines)
+        }
+        (true, false) => Err(key_err(
+            entry("pieceDrops"),
+            "\"true\" without capturesToHand: not supported (the engine's drops are crazyhouse's, captured pieces to hand)",
+        )),
+        (false, true) => Err(key_err(
+            entry("capturesToHand"),
+            "\"true\" without pieceDrops: not supported (the engine's drops are crazyhouse's)",
+        )),
+    }
+}
 
 /// The flag, check-count and extinction keys (`crate::ends`) as `[rules]` lines with their
 /// origins. `fen` is the start position's fields, whose `W+B` field gives the check count.

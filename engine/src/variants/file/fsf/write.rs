@@ -400,7 +400,7 @@ fn expand_row(row: &str) -> Vec<Option<char>> {
     out
 }
 
-/// The flag, check-count and extinction rules (`crate::ends`).
+/// The flag, check-count and extinction rules (`crate::ends`), and the drops.
 fn ends(spec: &VariantSpec, w: &mut impl FnMut(String)) {
     let end = &spec.end;
     if let Some(f) = &end.flag {
@@ -419,6 +419,13 @@ fn ends(spec: &VariantSpec, w: &mut impl FnMut(String)) {
     }
     if end.check_count.is_some() {
         w("checkCounting = true".into());
+    }
+    if let Some(d) = &spec.drops {
+        w("pieceDrops = true".into());
+        w("capturesToHand = true".into());
+        if !d.checks {
+            w("dropChecks = false".into());
+        }
     }
     if let Some(x) = &end.extinction {
         w(format!("extinctionValue = {}", x.value.name()));
