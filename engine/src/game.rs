@@ -53,6 +53,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Plies since the last capture or irreversible move, for the move-count rule and for
     /// bounding repetition look-ups.
     fn halfmove_clock(&self) -> u32;
+    /// How many plies back a repeated position can be: the halfmove clock where a capture
+    /// cannot be undone; more where a captured piece goes to hand and can come back.
+    fn repetition_plies(&self) -> u32 {
+        self.halfmove_clock()
+    }
     /// Plies after which the move-count rule ends the game as a draw (100 = 50 moves each).
     fn move_rule_plies(&self) -> u32 {
         100
@@ -302,10 +307,10 @@ pub fn random_move<G: Game>(pos: &G, rng: &mut crate::zobrist::SplitMix64) -> Op
 }
 
 /// How many earlier positions equal `pos` (same hash, same side to move), looking back only
-/// as far as the last irreversible move.
+/// as far as one could be ([`Game::repetition_plies`]).
 pub fn repetitions<G: Game>(pos: &G, history: &[u64]) -> usize {
     let h = pos.hash();
-    let back = (pos.halfmove_clock() as usize).min(history.len());
+    let back = (pos.repetition_plies() as usize).min(history.len());
     history[history.len() - back..]
         .iter()
         .rev()

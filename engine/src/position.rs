@@ -309,7 +309,9 @@ impl<V: Variant> Position<V> {
                 self.put(c.rook_to, rook);
             }
             MoveKind::Drop => {
-                // [D] A drop leaves the move-count clock running, as in Fairy-Stockfish.
+                // [D] A drop cannot be undone: it resets the move-count clock, as
+                // Fairy-Stockfish's do_move does.
+                reset = true;
                 self.add_to_hand(us, m.role(), -1);
                 self.put(
                     to,

@@ -64,6 +64,38 @@ fn crazyhouse_playouts_keep_invariants() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/variants/crazyhouse.toml");
     variantlab_engine::variants::file::load(&path).unwrap_or_else(|e| panic!("{e}"));
     assert!(playouts::<variantlab_engine::variants::file::FileVariant64>(8, 3) > 500);
+    drops_reset_the_clock_and_repetition_looks_past_captures();
+}
+
+/// A drop resets the move-count clock, and a repeated position is found across captures (the
+/// captured pieces are in hand), as Fairy-Stockfish plays crazyhouse; chess looks back only to
+/// the last capture. Called by the crazyhouse test, which loads the file.
+fn drops_reset_the_clock_and_repetition_looks_past_captures() {
+    use variantlab_engine::game::repetitions;
+    use variantlab_engine::variants::file::FileVariant64;
+    fn line<V: Variant>(moves: &[&str]) -> (Position<V>, Vec<u64>) {
+        let mut p = Position::<V>::start();
+        let mut history = Vec::new();
+        for m in moves {
+            history.push(p.hash());
+            p.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        (p, history)
+    }
+    let captures = ["e2e4", "d7d5", "e4d5", "d8d5"];
+    // The position after the captures, as if it had stood at the start too.
+    let (zh, mut history) = line::<FileVariant64>(&captures);
+    assert_eq!(zh.halfmove_clock(), 0);
+    history[0] = zh.hash();
+    assert_eq!(repetitions(&zh, &history), 1);
+    let (chess, mut history) = line::<Chess>(&captures);
+    history[0] = chess.hash();
+    assert_eq!(repetitions(&chess, &history), 0);
+
+    let (zh, _) = line::<FileVariant64>(&["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"]);
+    assert_eq!(zh.halfmove_clock(), 2);
+    let (zh, _) = line::<FileVariant64>(&["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "P@d4"]);
+    assert_eq!(zh.halfmove_clock(), 0, "a drop resets the clock");
 }
 
 #[test]

@@ -73,6 +73,16 @@ impl<V: Variant> Game for Position<V> {
     fn halfmove_clock(&self) -> u32 {
         self.halfmove
     }
+    /// [D] With drops a capture can be undone (the piece comes back from hand), so any earlier
+    /// position may repeat: the whole game is looked at, as Fairy-Stockfish does with
+    /// `capturesToHand`.
+    fn repetition_plies(&self) -> u32 {
+        if V::rules().spec.drops.is_some() {
+            u32::MAX
+        } else {
+            self.halfmove
+        }
+    }
     fn move_rule_plies(&self) -> u32 {
         match V::rules().spec.move_rule_plies {
             0 => u32::MAX,
