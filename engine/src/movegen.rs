@@ -281,9 +281,11 @@ impl<V: Variant> Position<V> {
             if checkers.any() {
                 cells &= block;
             }
-            let roles = t.num_roles();
-            for r in (0..roles).filter(|&r| self.hands.as_ref()[us.index() * roles + r] > 0) {
+            for r in 0..t.num_roles() {
                 let role = Role(r as u8);
+                if self.in_hand(us, role) == 0 {
+                    continue;
+                }
                 let mut to_set = cells;
                 if rules.promoting >> r & 1 != 0 {
                     to_set &= !rules.pawn_drop_barred[us.index()];

@@ -145,20 +145,24 @@ impl<V: Variant> Position<V> {
     /// How many pieces of `role` `color` holds in hand (0 in a variant without drops).
     #[inline]
     pub fn in_hand(&self, color: Color, role: Role) -> u8 {
-        let n = V::rules().tables.num_roles();
         self.hands
             .as_ref()
-            .get(color.index() * n + role.index())
+            .get(Self::hand_slot(color, role))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Where `color`'s count of `role` stands in [`Variant::Hands`].
+    #[inline]
+    fn hand_slot(color: Color, role: Role) -> usize {
+        color.index() * V::rules().tables.num_roles() + role.index()
     }
 
     /// Changes the count of `role` in `color`'s hand by `delta`, keeping the hash.
     #[inline]
     pub(crate) fn add_to_hand(&mut self, color: Color, role: Role, delta: i8) {
         let z = &V::rules().zobrist;
-        let i = color.index() * V::rules().tables.num_roles() + role.index();
-        let slot = &mut self.hands.as_mut()[i];
+        let slot = &mut self.hands.as_mut()[Self::hand_slot(color, role)];
         let code = Piece { color, role }.code();
         self.hash ^= z.hand(code, *slot);
         *slot = slot.wrapping_add_signed(delta);
