@@ -132,17 +132,11 @@ for order in "$RECORD"/alternatives/*/order.txt; do
     unpack "$RECORD/alternatives/$set/$name" "alternatives/$set/$name"
     alts+=("$set/$name")
   done < "$order"
-  # One alternative at a time: a process holds one variant file, and two alternatives may
-  # each be a file. Their rows are joined under one header.
+  # Every alternative against the base in one `compare` (a process holds up to three
+  # variant files, each alternative's definition read from its run.json).
   mkdir -p "$DEST/alternatives/$set"
-  for ((i = 1; i < ${#alts[@]}; i++)); do
-    (cd "$work/alternatives" && "$BIN" compare "${alts[0]}" "${alts[$i]}" --out "$work/alternatives/$set/compare-$i" >/dev/null)
-    if [[ $i -eq 1 ]]; then
-      cat "$work/alternatives/$set/compare-$i/compare.csv"
-    else
-      tail -n +2 "$work/alternatives/$set/compare-$i/compare.csv"
-    fi
-  done > "$DEST/alternatives/$set/compare.csv"
+  (cd "$work/alternatives" && "$BIN" compare "${alts[@]}" --out "$work/alternatives/$set/compare" >/dev/null)
+  cp "$work/alternatives/$set/compare/compare.csv" "$DEST/alternatives/$set/compare.csv"
 done
 
 trades

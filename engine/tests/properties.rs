@@ -63,7 +63,7 @@ fn crazyhouse_playouts_keep_invariants() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/variants/crazyhouse.toml");
     variantlab_engine::variants::file::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert!(playouts::<variantlab_engine::variants::file::FileVariant64>(8, 3) > 500);
+    assert!(playouts::<variantlab_engine::variants::file::FileVariant64<0>>(8, 3) > 500);
     drops_reset_the_clock_and_repetition_looks_past_captures();
 }
 
@@ -84,7 +84,7 @@ fn drops_reset_the_clock_and_repetition_looks_past_captures() {
     }
     let captures = ["e2e4", "d7d5", "e4d5", "d8d5"];
     // The position after the captures, as if it had stood at the start too.
-    let (zh, mut history) = line::<FileVariant64>(&captures);
+    let (zh, mut history) = line::<FileVariant64<0>>(&captures);
     assert_eq!(zh.halfmove_clock(), 0);
     history[0] = zh.hash();
     assert_eq!(repetitions(&zh, &history), 1);
@@ -92,9 +92,10 @@ fn drops_reset_the_clock_and_repetition_looks_past_captures() {
     history[0] = chess.hash();
     assert_eq!(repetitions(&chess, &history), 0);
 
-    let (zh, _) = line::<FileVariant64>(&["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"]);
+    let (zh, _) = line::<FileVariant64<0>>(&["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"]);
     assert_eq!(zh.halfmove_clock(), 2);
-    let (zh, _) = line::<FileVariant64>(&["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "P@d4"]);
+    let (zh, _) =
+        line::<FileVariant64<0>>(&["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "P@d4"]);
     assert_eq!(zh.halfmove_clock(), 0, "a drop resets the clock");
 }
 

@@ -308,3 +308,137 @@ fn a_board_of_one_file_and_128_ranks_plays() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn variant_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/variants/{name}.toml"))
+}
+
+/// A designer's variant files compared in one command: `study` plays each file's variant
+/// (a 6x6 board and a 10x8 one, so both board sizes hold a file at once), its statistics
+/// and report read both runs, and a later `compare` of the two runs loads both stored
+/// definitions. A second definition of a loaded name, a fourth file, and a command about one
+/// variant given two files without `--variant` are refused, each saying why.
+#[test]
+fn several_variant_files_in_one_command() {
+    let (a, b) = (los_alamos(), variant_file("capablanca"));
+    let dir = tmp("several");
+    let o = variantlab(&[
+        "--variant-file",
+        a.to_str().unwrap(),
+        "--variant-file",
+        b.to_str().unwrap(),
+        "study",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let balance = std::fs::read_to_string(dir.join("balance.csv")).unwrap();
+    for name in ["los-alamos", "capablanca"] {
+        assert_eq!(run_json(&dir.join(name))["variant"], name);
+        assert_eq!(run_json(&dir.join(name))["variant_file"]["name"], name);
+        assert!(summary.contains(name), "{summary}");
+        assert!(balance.contains(name), "{balance}");
+    }
+    assert_eq!(summary.lines().count(), 3, "{summary}");
+
+    // A later process: both definitions come from the runs' run.json.
+    let cmp = dir.join("compare");
+    let o = variantlab(&[
+        "compare",
+        dir.join("los-alamos").to_str().unwrap(),
+        dir.join("capablanca").to_str().unwrap(),
+        "--out",
+        cmp.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = std::fs::read_to_string(cmp.join("compare.csv")).unwrap();
+    assert!(
+        rows.contains("capablanca") && rows.contains("los-alamos"),
+        "{rows}"
+    );
+
+    // One command about one variant, two files and no --variant: which is meant is asked.
+    let o = variantlab(&[
+        "--variant-file",
+        a.to_str().unwrap(),
+        "--variant-file",
+        b.to_str().unwrap(),
+        "perft",
+        "--depth",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("give --variant NAME: the variant files define los-alamos, capablanca"),
+        "{}",
+        stderr(&o)
+    );
+    let o = variantlab(&[
+        "--variant-file",
+        a.to_str().unwrap(),
+        "--variant-file",
+        b.to_str().unwrap(),
+        "perft",
+        "--variant",
+        "capablanca",
+        "--depth",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("28"));
+
+    // Another definition under a loaded name is refused, naming both files.
+    let edited = tmp("several-edited.toml");
+    let text = std::fs::read_to_string(&a).unwrap();
+    std::fs::write(&edited, text + "\n").unwrap();
+    let o = variantlab(&[
+        "--variant-file",
+        a.to_str().unwrap(),
+        "--variant-file",
+        edited.to_str().unwrap(),
+        "variants",
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("several-edited.toml")
+            && e.contains("los-alamos.toml")
+            && e.contains("defines variant \"los-alamos\""),
+        "{e}"
+    );
+
+    // Three files load (`variants` lists each); a fourth does not fit.
+    let files = [a, b, variant_file("grand"), variant_file("omicron-like")];
+    let mut args: Vec<&str> = Vec::new();
+    for f in &files[..3] {
+        args.extend(["--variant-file", f.to_str().unwrap()]);
+    }
+    let o = variantlab(&[&args[..], &["variants", "--json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let listed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.ends_with(&["los-alamos", "capablanca", "grand"]),
+        "{names:?}"
+    );
+    args.extend(["--variant-file", files[3].to_str().unwrap()]);
+    let o = variantlab(&[&args[..], &["variants"]].concat());
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("at most 3 variant files in one process"),
+        "{}",
+        stderr(&o)
+    );
+}

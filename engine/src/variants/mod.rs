@@ -79,15 +79,15 @@ macro_rules! define_variant_kind {
         #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
         pub enum VariantKind {
             $( $(#[$doc])* $kind, )*
-            /// The variant read from a file (`--variant-file`), on a board of at most 64 cells.
-            File64,
-            /// The variant read from a file, on a board of 65 to 128 cells.
-            File128,
+            /// A variant read from a file (`--variant-file`), on a board of at most 64 cells.
+            File64(file::FileSlot),
+            /// A variant read from a file, on a board of 65 to 128 cells.
+            File128(file::FileSlot),
         }
 
         impl VariantKind {
-            /// All built-in variants, in the order listed to users (a file variant is not
-            /// among them: it exists only once loaded, see [`file::loaded`]).
+            /// All built-in variants, in the order listed to users (the file variants are not
+            /// among them: they exist only once loaded, see [`file::loaded`]).
             pub const ALL: [VariantKind; [$(VariantKind::$kind),*].len()] =
                 [$(VariantKind::$kind),*];
 
@@ -96,35 +96,31 @@ macro_rules! define_variant_kind {
             pub const fn const_name(self) -> &'static str {
                 match self {
                     $( VariantKind::$kind => $name, )*
-                    VariantKind::File64 | VariantKind::File128 => "file",
+                    VariantKind::File64(_) | VariantKind::File128(_) => "file",
                 }
             }
 
             /// Command-line name: the registry's, or the loaded variant file's `name`.
             pub fn name(self) -> &'static str {
-                match self {
-                    VariantKind::File64 | VariantKind::File128 => {
-                        file::loaded().map_or("file", |l| l.name)
-                    }
-                    _ => self.const_name(),
-                }
+                file::loaded_kind(self).map_or(self.const_name(), |l| l.name)
             }
 
-            /// Whether this is the variant read from a file.
+            /// Whether this is a variant read from a file.
             pub fn is_file(self) -> bool {
-                matches!(self, VariantKind::File64 | VariantKind::File128)
+                matches!(self, VariantKind::File64(_) | VariantKind::File128(_))
             }
 
             /// Board, cells and the reconstructions and decisions of the variant.
             pub fn info(self) -> VariantInfo {
                 match self {
                     $( VariantKind::$kind => $info, )*
-                    VariantKind::File64 => VariantInfo::of_spec(&file::FileVariant64::rules().spec),
-                    VariantKind::File128 => VariantInfo::of_spec(&file::FileVariant128::rules().spec),
+                    VariantKind::File64(_) | VariantKind::File128(_) => VariantInfo::of_spec(
+                        file::spec_of(self).expect("a file variant's kind is handed out by its load"),
+                    ),
                 }
             }
 
-            /// Looks a variant up by its command-line name (a built-in, or the loaded
+            /// Looks a variant up by its command-line name (a built-in, or a loaded
             /// variant file's).
             ///
             /// # Errors
@@ -132,12 +128,9 @@ macro_rules! define_variant_kind {
             pub fn from_name(name: &str) -> Result<VariantKind, UnknownVariant> {
                 match name {
                     $( $name => Ok(VariantKind::$kind), )*
-                    _ => match file::loaded() {
-                        Some(l) if l.name == name => Ok(l.kind),
-                        _ => Err(UnknownVariant {
-                            name: name.to_string(),
-                        }),
-                    },
+                    _ => file::loaded_named(name).map(|l| l.kind).ok_or_else(|| UnknownVariant {
+                        name: name.to_string(),
+                    }),
                 }
             }
         }
@@ -194,7 +187,7 @@ impl VariantInfo {
 
 /// A variant name that is not implemented.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
-#[error("unknown variant {name:?}; known variants: {}{}", VariantKind::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "), file::loaded().map(|l| format!(", {} (from {})", l.name, l.origin)).unwrap_or_default())]
+#[error("unknown variant {name:?}; known variants: {}{}", VariantKind::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "), file::loaded().map(|l| format!(", {} (from {})", l.name, l.origin)).collect::<String>())]
 pub struct UnknownVariant {
     /// The name given.
     pub name: String,
@@ -229,21 +222,38 @@ macro_rules! __with_variant_arms {
                     $body
                 }
             )*
-            $crate::variants::VariantKind::File64 => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::position::Position<$crate::variants::file::FileVariant64>;
-                $body
+            $crate::variants::VariantKind::File64(slot) => {
+                $crate::__with_file_slot!(slot, FileVariant64, $G, $body)
             }
-            $crate::variants::VariantKind::File128 => {
-                #[allow(unused_imports)]
-                use $crate::Game as _;
-                type $G = $crate::position::Position<$crate::variants::file::FileVariant128>;
-                $body
+            $crate::variants::VariantKind::File128(slot) => {
+                $crate::__with_file_slot!(slot, FileVariant128, $G, $body)
             }
         }
     };
 }
+
+/// The arms of a file variant in [`with_variant!`](crate::with_variant): one per slot
+/// ([`file::FILE_SLOTS`]), each binding the marker type of that slot.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_file_slot {
+    ($slot:expr, $marker:ident, $G:ident, $body:expr) => {
+        match $slot.index() {
+            0 => $crate::__with_file_slot!(@arm 0, $marker, $G, $body),
+            1 => $crate::__with_file_slot!(@arm 1, $marker, $G, $body),
+            _ => $crate::__with_file_slot!(@arm 2, $marker, $G, $body),
+        }
+    };
+    (@arm $n:literal, $marker:ident, $G:ident, $body:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::Game as _;
+        type $G = $crate::position::Position<$crate::variants::file::$marker<$n>>;
+        $body
+    }};
+}
+
+/// [`__with_file_slot!`] has an arm per slot.
+const _: () = assert!(file::FILE_SLOTS == 3);
 
 #[cfg(test)]
 mod tests {

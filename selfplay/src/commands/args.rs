@@ -14,15 +14,24 @@ pub struct VariantArg {
 }
 
 impl VariantArg {
-    /// The variant given, or else the loaded variant file's: the one place a command's
+    /// The variant given, or else the one loaded variant file's: the one place a command's
     /// variant is looked up by name; everything past it carries the kind.
     pub(crate) fn kind(self) -> Result<VariantKind> {
-        match (self.variant, variantlab_engine::variants::file::loaded()) {
-            (Some(n), _) => variant(&n),
-            (None, Some(l)) => Ok(l.kind),
-            (None, None) => {
-                bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE")
-            }
+        if let Some(n) = self.variant {
+            return variant(&n);
+        }
+        let files: Vec<_> = variantlab_engine::variants::file::loaded().collect();
+        match files.as_slice() {
+            [one] => Ok(one.kind),
+            [] => bail!("give --variant NAME (see `variantlab variants`) or --variant-file FILE"),
+            several => bail!(
+                "give --variant NAME: the variant files define {}",
+                several
+                    .iter()
+                    .map(|l| l.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 }

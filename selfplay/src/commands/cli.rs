@@ -42,9 +42,10 @@ pub struct Cli {
     /// A variant defined in a TOML file (docs/variant-files.md): loaded before the command
     /// runs, its `name` is then a variant name like the built-in ones, and the default
     /// `--variant` of the command. A Fairy-Stockfish `.ini` file: the section the command's
-    /// `--variant` names (or its only one).
+    /// `--variant` names (of `study`, its `--variants` in the file), or its only one. Give it
+    /// up to three times to load several files (`study` then plays each file's variant)
     #[arg(long, global = true, value_name = "FILE")]
-    variant_file: Option<PathBuf>,
+    variant_file: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -481,9 +482,13 @@ fn play(args: PlayArgs) -> Result<()> {
 fn study(a: StudyArgs) -> Result<()> {
     let opts = a.workers.options()?;
     let kinds: Vec<VariantKind> = if a.variants.is_empty() {
-        match variantlab_engine::variants::file::loaded() {
-            Some(l) => vec![l.kind],
-            None => VariantKind::ALL.to_vec(),
+        let files: Vec<VariantKind> = variantlab_engine::variants::file::loaded()
+            .map(|l| l.kind)
+            .collect();
+        if files.is_empty() {
+            VariantKind::ALL.to_vec()
+        } else {
+            files
         }
     } else {
         a.variants
@@ -510,7 +515,7 @@ pub struct StudyArgs {
     /// Games per variant.
     #[arg(long, default_value_t = 20, value_parser = game_count(1), allow_negative_numbers = true)]
     games: u64,
-    /// Variants to study, comma-separated [default: all; with --variant-file, its variant]
+    /// Variants to study, comma-separated [default: all; with --variant-file, the files' variants]
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
     #[command(flatten)]
@@ -728,9 +733,9 @@ fn values(a: ValuesArgs) -> Result<()> {
     })
 }
 
-/// The section of an `.ini` variant file a command is about: its `--variant` (of `study`,
-/// the one of its `--variants` that is a section of the file), or else the file's only one.
-fn ini_section(command: &Command, path: &std::path::Path) -> Result<String> {
+/// The sections of an `.ini` variant file a command is about: its `--variant` (of `study`,
+/// those of its `--variants` that are sections of the file), or else the file's only one.
+fn ini_sections(command: &Command, path: &std::path::Path) -> Result<Vec<String>> {
     let asked: Vec<String> = match command {
         Command::Perft { variant, .. } | Command::Search { variant, .. } => {
             variant.variant.iter().cloned().collect()
@@ -750,11 +755,17 @@ fn ini_section(command: &Command, path: &std::path::Path) -> Result<String> {
     )
     .with_context(|| path.display().to_string())?;
     let sections = fsf::section_names(&path.display().to_string(), &text)?;
-    let in_file: Vec<&String> = asked.iter().filter(|a| sections.contains(a)).collect();
+    let in_file: Vec<String> = asked
+        .iter()
+        .filter(|a| sections.contains(a))
+        .cloned()
+        .collect();
+    let study = matches!(command, Command::Study(_));
     match (in_file.as_slice(), sections.as_slice(), asked.len()) {
-        ([one], _, _) => Ok((*one).clone()),
-        ([], [only], 0) => Ok(only.clone()),
-        ([], _, 1) => Ok(asked[0].clone()), // not in the file: the reader says so
+        ([_], _, _) => Ok(in_file),
+        ([_, ..], _, _) if study => Ok(in_file),
+        ([], [only], 0) => Ok(vec![only.clone()]),
+        ([], _, 1) => Ok(asked), // not in the file: the reader says so
         _ => bail!(
             "{}: name one of its sections with --variant (sections: {})",
             path.display(),
@@ -766,10 +777,11 @@ fn ini_section(command: &Command, path: &std::path::Path) -> Result<String> {
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    if let Some(path) = &cli.variant_file {
+    for path in &cli.variant_file {
         if fsf::is_ini(path) {
-            let section = ini_section(&cli.command, path)?;
-            fsf::load_ini(path, &section)?;
+            for section in ini_sections(&cli.command, path)? {
+                fsf::load_ini(path, &section)?;
+            }
         } else {
             variantlab_engine::variants::file::load(path)?;
         }
@@ -858,11 +870,14 @@ pub fn run() -> Result<()> {
             no_perft,
             table,
         } => {
-            let loaded = variantlab_engine::variants::file::loaded();
-            let kinds = match (name.as_deref(), loaded) {
-                (Some("all"), _) | (None, None) => VariantKind::ALL.to_vec(),
-                (None, Some(l)) => vec![l.kind],
-                (Some(name), _) => vec![variant(name)?],
+            let files: Vec<VariantKind> = variantlab_engine::variants::file::loaded()
+                .map(|l| l.kind)
+                .collect();
+            let kinds = match name.as_deref() {
+                Some("all") => VariantKind::ALL.to_vec(),
+                None if files.is_empty() => VariantKind::ALL.to_vec(),
+                None => files,
+                Some(name) => vec![variant(name)?],
             };
             crate::commands::bench::command(&kinds, json, no_perft, table.as_deref())
         }

@@ -25,8 +25,8 @@ fn printable(s: &str) -> String {
 /// `variantlab variants`: every variant's board, cells, rules file and notes.
 pub fn variants_command(json: bool) -> Result<()> {
     let mut rows = Vec::new();
-    let file = variantlab_engine::variants::file::loaded().map(|l| l.kind);
-    for kind in VariantKind::ALL.into_iter().chain(file) {
+    let files = variantlab_engine::variants::file::loaded().map(|l| l.kind);
+    for kind in VariantKind::ALL.into_iter().chain(files) {
         let info = kind.info();
         let (files, ranks, levels) = info.dims;
         rows.push(serde_json::json!({

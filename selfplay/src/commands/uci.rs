@@ -120,7 +120,9 @@ pub fn run() -> Result<()> {
     });
     let mut options = Options {
         // `variantlab --variant-file F uci` starts in the file's variant.
-        variant: variantlab_engine::variants::file::loaded().map_or(VariantKind::Chess, |l| l.kind),
+        variant: variantlab_engine::variants::file::loaded()
+            .next()
+            .map_or(VariantKind::Chess, |l| l.kind),
         hash_mib: 16,
         randomize: 0,
         config: EngineConfig::default_named(),
@@ -178,10 +180,9 @@ impl<G: Game + Send + 'static> Session<G> {
                 "uci" => {
                     emit(&format!("id name variantlab {}", env!("CARGO_PKG_VERSION")));
                     emit("id author the variantlab developers");
-                    let loaded = variantlab_engine::variants::file::loaded().map(|l| l.kind);
                     let names: Vec<String> = VariantKind::ALL
-                        .iter()
-                        .chain(loaded.as_ref())
+                        .into_iter()
+                        .chain(variantlab_engine::variants::file::loaded().map(|l| l.kind))
                         .map(|k| format!("var {}", k.name()))
                         .collect();
                     emit(&format!(

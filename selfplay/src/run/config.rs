@@ -260,7 +260,7 @@ impl EngineConfig {
         {
             return None;
         }
-        let loaded = variantlab_engine::variants::file::loaded().filter(|l| l.name == variant)?;
+        let loaded = variantlab_engine::variants::file::loaded_named(variant)?;
         Some(
             variantlab_engine::variants::file::fsf::export_kind(loaded.kind).map_err(|e| {
                 format!("{variant} cannot be written in Fairy-Stockfish's format: {e}")

@@ -67,24 +67,22 @@ pub struct VariantDefinition {
     pub text: String,
 }
 
-/// The definition to store with a run of `variant`: the loaded file's, when `variant` is
-/// its variant; `None` for a built-in variant.
+/// The definition to store with a run of `variant`: its loaded file's, when `variant` is
+/// a file variant; `None` for a built-in variant.
 pub fn definition_for(variant: VariantKind) -> Option<VariantDefinition> {
-    file::loaded()
-        .filter(|l| l.kind == variant)
-        .map(|l| VariantDefinition {
-            name: l.name.to_string(),
-            hash: l.hash.clone(),
-            text: l.text.clone(),
-        })
+    file::loaded_kind(variant).map(|l| VariantDefinition {
+        name: l.name.to_string(),
+        hash: l.hash.clone(),
+        text: l.text.clone(),
+    })
 }
 
 /// Makes the stored definition of a run's variant the loaded one (so the variant's name
 /// resolves), checking that the text still has its recorded hash.
 ///
 /// # Errors
-/// A hand-edited definition, a definition that no longer loads, or a different variant file
-/// loaded already (`--variant-file` with another file).
+/// A hand-edited definition, a definition that no longer loads, or a different definition
+/// of the same variant name loaded already (`--variant-file` with an edited file).
 pub fn ensure(variant: &str, def: Option<&VariantDefinition>, settings: &Path) -> Result<()> {
     let Some(def) = def else {
         return Ok(());

@@ -8,15 +8,17 @@
 //! fast, as for a built-in variant (`bench/benches/perft.rs` compares Dream Chess 46 built in
 //! and read from `data/variants/dream-chess-46.toml`).
 //!
-//! [D] One variant file per process: the compiled rules live in a static so that
-//! `V::rules()` stays a plain load. Loading the same text again is a no-op; loading a
-//! different one is an error, never a silent replacement.
+//! [D] Up to [`FILE_SLOTS`] variant files per process (a designer's variants compared in one
+//! study, `stats`, `compare` or report): each loaded definition takes a slot, a const
+//! parameter of the marker types, so that `V::rules()` stays a plain load of a static. Loading
+//! the same text again is a no-op; a different definition under a name already loaded is an
+//! error, never a silent replacement.
 //!
 //! The format is described field by field in `docs/variant-files.md`. Every error names the
 //! file, the line and the field.
 
 use crate::bitboard::{Bb128, Bb64};
-use crate::position::{Position, Variant};
+use crate::position::Variant;
 use crate::rules::{Rules, VariantSpec};
 use crate::variants::VariantKind;
 use std::fmt;
@@ -46,21 +48,37 @@ pub const SUPPORTED_SIZES: &str = "boards whose bounding box has at most 64 cell
 /// stack, never initialised.
 pub type DropMoveList = arrayvec::ArrayVec<crate::moves::Move, 2048>;
 
-/// Marker type of a file-defined variant on a board of at most 64 cells.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct FileVariant64;
+/// How many variant files one process holds at most. Each slot monomorphises the engine once
+/// more per board size, so the count stays small: a designer's base and alternatives.
+pub const FILE_SLOTS: usize = 3;
 
-/// Marker type of a file-defined variant on a board of 65 to 128 cells.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct FileVariant128;
+/// Which of the process's loaded variant files a [`VariantKind::File64`] or
+/// [`VariantKind::File128`] is: handed out by a successful load only.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct FileSlot(u8);
 
-static RULES64: OnceLock<Rules<Bb64>> = OnceLock::new();
-static RULES128: OnceLock<Rules<Bb128>> = OnceLock::new();
-static LOADED: OnceLock<LoadedVariant> = OnceLock::new();
-/// Serialises loads, so two threads loading at once cannot both compile.
+impl FileSlot {
+    /// The slot's index, below [`FILE_SLOTS`].
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// Marker type of a file-defined variant on a board of at most 64 cells, in slot `SLOT`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FileVariant64<const SLOT: usize>;
+
+/// Marker type of a file-defined variant on a board of 65 to 128 cells, in slot `SLOT`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FileVariant128<const SLOT: usize>;
+
+static RULES64: [OnceLock<Rules<Bb64>>; FILE_SLOTS] = [const { OnceLock::new() }; FILE_SLOTS];
+static RULES128: [OnceLock<Rules<Bb128>>; FILE_SLOTS] = [const { OnceLock::new() }; FILE_SLOTS];
+static LOADED: [OnceLock<LoadedVariant>; FILE_SLOTS] = [const { OnceLock::new() }; FILE_SLOTS];
+/// Serialises loads, so two threads loading at once cannot both compile or take one slot.
 static LOADING: Mutex<()> = Mutex::new(());
 
-impl Variant for FileVariant64 {
+impl<const SLOT: usize> Variant for FileVariant64<SLOT> {
     type Bb = Bb64;
     type Cells = [u8; 64];
     type Roles = [Bb64; MAX_PIECES];
@@ -71,14 +89,14 @@ impl Variant for FileVariant64 {
     type Moves = DropMoveList;
     #[inline]
     fn rules() -> &'static Rules<Bb64> {
-        // VariantKind::File64 is only handed out after a successful load.
-        RULES64
+        // VariantKind::File64 is only handed out after a successful load into its slot.
+        RULES64[SLOT]
             .get()
             .expect("a variant file is loaded before its kind is used")
     }
 }
 
-impl Variant for FileVariant128 {
+impl<const SLOT: usize> Variant for FileVariant128<SLOT> {
     type Bb = Bb128;
     type Cells = [u8; 128];
     type Roles = [Bb128; MAX_PIECES];
@@ -89,18 +107,27 @@ impl Variant for FileVariant128 {
     type Moves = DropMoveList;
     #[inline]
     fn rules() -> &'static Rules<Bb128> {
-        RULES128
+        RULES128[SLOT]
             .get()
             .expect("a variant file is loaded before its kind is used")
     }
 }
 
-/// The variant file loaded in this process.
+/// The chess-family description of a loaded file variant (`kind` a file variant's).
+pub(crate) fn spec_of(kind: VariantKind) -> Option<&'static VariantSpec> {
+    match kind {
+        VariantKind::File64(s) => RULES64[s.index()].get().map(|r| &r.spec),
+        VariantKind::File128(s) => RULES128[s.index()].get().map(|r| &r.spec),
+        _ => None,
+    }
+}
+
+/// A variant file loaded in this process.
 #[derive(Debug)]
 pub struct LoadedVariant {
     /// The variant's name (the file's `name`), its command-line name from now on.
     pub name: &'static str,
-    /// Which marker type holds it.
+    /// Which marker type and slot holds it.
     pub kind: VariantKind,
     /// Where it was read from (informational).
     pub origin: String,
@@ -110,9 +137,22 @@ pub struct LoadedVariant {
     pub hash: String,
 }
 
-/// The variant file loaded in this process, if any.
-pub fn loaded() -> Option<&'static LoadedVariant> {
-    LOADED.get()
+/// The variant files loaded in this process, in the order they were loaded.
+pub fn loaded() -> impl Iterator<Item = &'static LoadedVariant> {
+    LOADED.iter().filter_map(OnceLock::get)
+}
+
+/// The loaded variant file of `kind`, if `kind` is a file variant's.
+pub fn loaded_kind(kind: VariantKind) -> Option<&'static LoadedVariant> {
+    match kind {
+        VariantKind::File64(s) | VariantKind::File128(s) => LOADED[s.index()].get(),
+        _ => None,
+    }
+}
+
+/// The loaded variant file whose variant is called `name`, if any.
+pub fn loaded_named(name: &str) -> Option<&'static LoadedVariant> {
+    loaded().find(|l| l.name == name)
 }
 
 /// FNV-1a 64 of a variant file's text, in hex: the identity of a definition in run.json.
@@ -186,54 +226,64 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 pub fn load_text(origin: &str, text: &str) -> Result<&'static LoadedVariant, VariantFileError> {
     let _guard = LOADING.lock().unwrap_or_else(|e| e.into_inner());
     let hash = text_hash(text);
-    if let Some(l) = LOADED.get() {
-        if l.hash == hash {
-            return Ok(l);
-        }
-        return Err(VariantFileError {
-            file: origin.to_string(),
-            line: None,
-            field: String::new(),
-            message: format!(
-                "a different variant file ({}, variant {:?}) is loaded already; one variant \
-                 file per run",
-                l.origin, l.name
-            ),
-        });
+    if let Some(l) = loaded().find(|l| l.hash == hash) {
+        return Ok(l);
     }
-    let parsed = parse(origin, text)?;
-    let err = |message: String| VariantFileError {
+    let fail = |line: Option<usize>, field: &str, message: String| VariantFileError {
         file: origin.to_string(),
-        line: parsed.setup_line,
-        field: "setup".into(),
+        line,
+        field: field.into(),
         message,
     };
+    let parsed = parse(origin, text)?;
     let name: &'static str = parsed.spec.name;
-    let kind = if parsed.spec.topology.num_squares() <= 64 {
-        if RULES64.get().is_some() {
-            return Err(err("an earlier variant file failed to load".into()));
-        }
-        let _ = RULES64.set(Rules::compile(parsed.spec));
-        Position::<FileVariant64>::from_text(FileVariant64::rules().spec.start)
-            .map_err(|e| err(e.to_string()))?;
-        VariantKind::File64
-    } else {
-        if RULES128.get().is_some() {
-            return Err(err("an earlier variant file failed to load".into()));
-        }
-        let _ = RULES128.set(Rules::compile(parsed.spec));
-        Position::<FileVariant128>::from_text(FileVariant128::rules().spec.start)
-            .map_err(|e| err(e.to_string()))?;
-        VariantKind::File128
+    if let Some(l) = loaded_named(name) {
+        return Err(fail(
+            None,
+            "",
+            format!(
+                "a different variant file ({}) defines variant {name:?} and is loaded already; \
+                 two definitions of one name cannot be told apart",
+                l.origin
+            ),
+        ));
+    }
+    // A slot whose rules are compiled is taken, even by a definition whose start then failed.
+    let free = (0..FILE_SLOTS).find(|&i| RULES64[i].get().is_none() && RULES128[i].get().is_none());
+    let Some(slot) = free else {
+        return Err(fail(
+            None,
+            "",
+            format!(
+                "at most {FILE_SLOTS} variant files in one process, a file that failed to \
+                 load included (loaded: {})",
+                loaded().map(|l| l.name).collect::<Vec<_>>().join(", ")
+            ),
+        ));
     };
-    let _ = LOADED.set(LoadedVariant {
+    let setup = |e: String| fail(parsed.setup_line, "setup", e);
+    let id = FileSlot(slot as u8);
+    let (kind, start) = if parsed.spec.topology.num_squares() <= 64 {
+        let rules = RULES64[slot].get_or_init(|| Rules::compile(parsed.spec));
+        (VariantKind::File64(id), rules.spec.start)
+    } else {
+        let rules = RULES128[slot].get_or_init(|| Rules::compile(parsed.spec));
+        (VariantKind::File128(id), rules.spec.start)
+    };
+    // The start position is read before the variant is published; a start that does not read
+    // leaves its slot used up (a process that goes on after such an error has one fewer).
+    let started = crate::with_variant!(kind, G => G::from_text(start).map(|_| ()));
+    if let Err(e) = started {
+        return Err(setup(e.to_string()));
+    }
+    let _ = LOADED[slot].set(LoadedVariant {
         name,
         kind,
         origin: origin.to_string(),
         text: text.to_string(),
         hash,
     });
-    Ok(LOADED.get().expect("just set"))
+    Ok(LOADED[slot].get().expect("just set"))
 }
 
 /// A checked definition, ready for [`Rules::compile`].

@@ -340,8 +340,9 @@ pub fn export_kind(kind: crate::VariantKind) -> Result<String, String> {
     let spec = match kind {
         K::Chess => &crate::variants::Chess::rules().spec,
         K::Dream46 => &crate::variants::Dream46::rules().spec,
-        K::File64 => &super::FileVariant64::rules().spec,
-        K::File128 => &super::FileVariant128::rules().spec,
+        K::File64(_) | K::File128(_) => {
+            super::spec_of(kind).expect("a file variant's kind is handed out by its load")
+        }
         other => {
             return Err(format!(
                 "{} is not a chess-family variant (its rules are code, not a description)",
