@@ -84,7 +84,7 @@ findings-check: build ## Recompute every figure of docs/findings.md from data/fi
 findings-check-fast: build ## findings-check without refitting the piece values (seconds; part of make test)
 	scripts/findings_check.sh $(BIN) --fast
 
-alternatives: build ## The seed variants' rule alternatives of docs/findings.md: Dialectic against Hegelian, Dai Mitregi Leaping against Stepping, Extreme 2D against its simple powers, three Dream Chess 46 arrays, 1000 games each at 4k nodes (about 70 minutes on 2 cores; resumable), data/findings/alternatives/ and the page
+alternatives: build ## The seed variants' rule alternatives of docs/findings.md: Dialectic against Hegelian, Dai Mitregi Leaping against Stepping, Extreme 2D against its simple powers, three Dream Chess 46 arrays, 1000 games each at 4k nodes (about two hours on 2 cores, of which the Extreme 2D pair 45 minutes; resumable), data/findings/alternatives/ and the page
 	scripts/alternatives.sh $(BIN) out/alternatives
 
 trade-values: build ## Piece values priced by trades at 1k and 4k nodes a move, five independent seeds each (TRADES_VARIANTS, default chess and Dream Chess 46: about an hour on 2 cores; resumable), data/findings/trades/ and the page

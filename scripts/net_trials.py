@@ -5,7 +5,8 @@
 
 TRIALS_DIR (data/eval/nets/trials) has a folder per variant; in it each trial NAME is three
 files: NAME.vlnet (the network, whose description says how it was made), NAME.config.json
-(the SPRT's settings) and NAME.sprt.json (its result). Prints one markdown table per variant,
+(the SPRT's settings) and NAME.sprt.json (its result); a further SPRT of the same network (at
+equal time, say) is NAME@LABEL.config.json and NAME@LABEL.sprt.json, a row of its own. Prints one markdown table per variant,
 ordered by training positions; --write puts the tables in DOC.md between
 `<!-- net-trials:begin ... -->` and `<!-- net-trials:end -->`, --check fails when DOC.md's
 part differs from what the record gives.
@@ -61,16 +62,19 @@ def need(d, key, path):
 
 def trial(folder, name):
     base = os.path.join(folder, name)
-    info = net_info(base + ".vlnet")
+    # NAME@LABEL is another SPRT of the network NAME.vlnet (at equal time, say).
+    info = net_info(os.path.join(folder, name.split("@", 1)[0]) + ".vlnet")
     config = read_json(base + ".config.json")
     sprt = read_json(base + ".sprt.json")
     notes = info.get("notes", {})
     held_out = notes.get("held_out_positions", 0)
     elo = need(sprt, "elo", base + ".sprt.json")
+    # A clock (`tc`) overrides the nodes, which the settings record either way.
+    tc = config.get("tc")
     limit = (
-        f"{config['nodes']} nodes"
-        if config.get("nodes")
-        else f"{need(config, 'tc', base + '.config.json')} s"
+        f"{tc['base_ms'] / 1000:g}+{tc['inc_ms'] / 1000:g} s a game"
+        if tc
+        else f"{need(config, 'nodes', base + '.config.json')} nodes"
     )
     return {
         "name": name,

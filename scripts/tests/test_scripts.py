@@ -714,6 +714,26 @@ class NetTrials(ScriptTest):
         write(doc, text.replace(f"{elo:+.1f}", "+99.9"))
         self.assertFails(run(self.SCRIPT, self.path("trials"), "--check", doc, cwd=self.dir), "differs")
 
+    def test_a_second_sprt_of_a_network_is_a_row_of_its_own(self):
+        self.trial("large")
+        folder = self.path("trials", "chess")
+        with open(os.path.join(folder, "large.config.json")) as f:
+            config = json.load(f)
+        config["tc"] = {"base_ms": 1000, "inc_ms": 10}  # the nodes stay recorded, unused
+        write(os.path.join(folder, "large@tc.config.json"), json.dumps(config))
+        with open(os.path.join(folder, "large.sprt.json")) as f:
+            sprt = json.load(f)
+        sprt.update(result="H1", games=936, elo=[34.1, 13.6, 54.6])
+        write(os.path.join(folder, "large@tc.sprt.json"), json.dumps(sprt))
+        result = run(self.SCRIPT, self.path("trials"), cwd=self.dir)
+        self.assertOk(result)
+        rows = [line for line in result.stdout.splitlines() if line.startswith("| `")]
+        self.assertEqual([r.split("`")[1] for r in rows], ["large", "large@tc"])
+        self.assertIn("H1 after 936 games at 1+0.01 s a game | +34.1 [+13.6, +54.6]", rows[1])
+        self.assertEqual(rows[0].split("|")[2:5], rows[1].split("|")[2:5])  # the same network
+        os.remove(os.path.join(folder, "large.vlnet"))
+        self.assertFails(run(self.SCRIPT, self.path("trials"), cwd=self.dir), "large.vlnet")
+
     def test_a_cut_network_is_refused_and_nothing_written(self):
         self.trial("cut", cut=40)
         doc = self.path("doc.md")
