@@ -313,6 +313,16 @@ fn variant_file(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/variants/{name}.toml"))
 }
 
+/// `variantlab --variant-file F ... ARGS`, each of `files` loaded.
+fn with_files(files: &[&Path], args: &[&str]) -> Output {
+    let mut all: Vec<&str> = Vec::new();
+    for f in files {
+        all.extend(["--variant-file", f.to_str().unwrap()]);
+    }
+    all.extend_from_slice(args);
+    variantlab(&all)
+}
+
 /// A designer's variant files compared in one command: `study` plays each file's variant
 /// (a 6x6 board and a 10x8 one, so both board sizes hold a file at once), its statistics
 /// and report read both runs, and a later `compare` of the two runs loads both stored
@@ -322,20 +332,19 @@ fn variant_file(name: &str) -> PathBuf {
 fn several_variant_files_in_one_command() {
     let (a, b) = (los_alamos(), variant_file("capablanca"));
     let dir = tmp("several");
-    let o = variantlab(&[
-        "--variant-file",
-        a.to_str().unwrap(),
-        "--variant-file",
-        b.to_str().unwrap(),
-        "study",
-        "--games",
-        "2",
-        "--nodes",
-        "100",
-        "--out",
-        dir.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let o = with_files(
+        &[&a, &b],
+        &[
+            "study",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     let balance = std::fs::read_to_string(dir.join("balance.csv")).unwrap();
@@ -364,33 +373,17 @@ fn several_variant_files_in_one_command() {
     );
 
     // One command about one variant, two files and no --variant: which is meant is asked.
-    let o = variantlab(&[
-        "--variant-file",
-        a.to_str().unwrap(),
-        "--variant-file",
-        b.to_str().unwrap(),
-        "perft",
-        "--depth",
-        "1",
-    ]);
+    let o = with_files(&[&a, &b], &["perft", "--depth", "1"]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("give --variant NAME: the variant files define los-alamos, capablanca"),
         "{}",
         stderr(&o)
     );
-    let o = variantlab(&[
-        "--variant-file",
-        a.to_str().unwrap(),
-        "--variant-file",
-        b.to_str().unwrap(),
-        "perft",
-        "--variant",
-        "capablanca",
-        "--depth",
-        "1",
-        "--json",
-    ]);
+    let o = with_files(
+        &[&a, &b],
+        &["perft", "--variant", "capablanca", "--depth", "1", "--json"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("28"));
 
@@ -398,13 +391,7 @@ fn several_variant_files_in_one_command() {
     let edited = tmp("several-edited.toml");
     let text = std::fs::read_to_string(&a).unwrap();
     std::fs::write(&edited, text + "\n").unwrap();
-    let o = variantlab(&[
-        "--variant-file",
-        a.to_str().unwrap(),
-        "--variant-file",
-        edited.to_str().unwrap(),
-        "variants",
-    ]);
+    let o = with_files(&[&a, &edited], &["variants"]);
     assert!(!o.status.success());
     let e = stderr(&o);
     assert!(
@@ -415,12 +402,8 @@ fn several_variant_files_in_one_command() {
     );
 
     // Three files load (`variants` lists each); a fourth does not fit.
-    let files = [a, b, variant_file("grand"), variant_file("omicron-like")];
-    let mut args: Vec<&str> = Vec::new();
-    for f in &files[..3] {
-        args.extend(["--variant-file", f.to_str().unwrap()]);
-    }
-    let o = variantlab(&[&args[..], &["variants", "--json"]].concat());
+    let (c, d) = (variant_file("grand"), variant_file("omicron-like"));
+    let o = with_files(&[&a, &b, &c], &["variants", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let listed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let names: Vec<&str> = listed
@@ -433,8 +416,7 @@ fn several_variant_files_in_one_command() {
         names.ends_with(&["los-alamos", "capablanca", "grand"]),
         "{names:?}"
     );
-    args.extend(["--variant-file", files[3].to_str().unwrap()]);
-    let o = variantlab(&[&args[..], &["variants"]].concat());
+    let o = with_files(&[&a, &b, &c, &d], &["variants"]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("at most 3 variant files in one process"),
