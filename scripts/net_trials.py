@@ -6,8 +6,8 @@
 TRIALS_DIR (data/eval/nets/trials) has a folder per variant; in it each trial NAME is three
 files: NAME.vlnet (the network, whose description says how it was made), NAME.config.json
 (the SPRT's settings) and NAME.sprt.json (its result); a further SPRT of the same network (at
-equal time, say) is NAME@LABEL.config.json and NAME@LABEL.sprt.json, a row of its own. Prints one markdown table per variant,
-ordered by training positions; --write puts the tables in DOC.md between
+equal time, say) is NAME@LABEL.config.json and NAME@LABEL.sprt.json, a row of its own. Prints
+one markdown table per variant, ordered by training positions; --write puts the tables in DOC.md between
 `<!-- net-trials:begin ... -->` and `<!-- net-trials:end -->`, --check fails when DOC.md's
 part differs from what the record gives.
 """

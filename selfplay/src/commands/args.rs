@@ -151,6 +151,19 @@ pub(crate) fn parse_shard(s: &str, games: u64) -> Result<(u64, u64)> {
     Ok((i, n))
 }
 
+/// The variants of a command about several (`study`, `bench`) when none is named: the
+/// loaded variant files', or else every built-in variant.
+pub(crate) fn files_or_all() -> Vec<VariantKind> {
+    let files: Vec<VariantKind> = variantlab_engine::variants::file::loaded()
+        .map(|l| l.kind)
+        .collect();
+    if files.is_empty() {
+        VariantKind::ALL.to_vec()
+    } else {
+        files
+    }
+}
+
 /// A variant name of the command line, parsed: the one place a command's variant is looked
 /// up by name (the loaded variant file's included); everything past it carries the kind.
 pub(crate) fn variant(name: &str) -> Result<VariantKind> {

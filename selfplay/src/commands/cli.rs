@@ -2,7 +2,8 @@
 //! bodies in their modules.
 
 use crate::commands::args::{
-    at_least, game_count, parse_shard, positive_scale, unit_share, variant, VariantArg, WorkerArgs,
+    at_least, files_or_all, game_count, parse_shard, positive_scale, unit_share, variant,
+    VariantArg, WorkerArgs,
 };
 use crate::commands::inspect;
 use crate::commands::study::Study;
@@ -482,14 +483,7 @@ fn play(args: PlayArgs) -> Result<()> {
 fn study(a: StudyArgs) -> Result<()> {
     let opts = a.workers.options()?;
     let kinds: Vec<VariantKind> = if a.variants.is_empty() {
-        let files: Vec<VariantKind> = variantlab_engine::variants::file::loaded()
-            .map(|l| l.kind)
-            .collect();
-        if files.is_empty() {
-            VariantKind::ALL.to_vec()
-        } else {
-            files
-        }
+        files_or_all()
     } else {
         a.variants
             .iter()
@@ -870,13 +864,9 @@ pub fn run() -> Result<()> {
             no_perft,
             table,
         } => {
-            let files: Vec<VariantKind> = variantlab_engine::variants::file::loaded()
-                .map(|l| l.kind)
-                .collect();
             let kinds = match name.as_deref() {
                 Some("all") => VariantKind::ALL.to_vec(),
-                None if files.is_empty() => VariantKind::ALL.to_vec(),
-                None => files,
+                None => files_or_all(),
                 Some(name) => vec![variant(name)?],
             };
             crate::commands::bench::command(&kinds, json, no_perft, table.as_deref())
