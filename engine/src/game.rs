@@ -191,6 +191,22 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn net_inputs<S: crate::features::InputSink>(&self, sink: &mut S) {
         self.eval_features(&mut crate::features::PiecesOnly(sink));
     }
+    /// Reports the network inputs that differ between `before` and this position: to `gone`
+    /// each piece that left a cell of `before` (or a hand count of `before` that changed),
+    /// to `came` each piece now on a cell that held something else (or the new hand count).
+    /// Reporting a whole hand count to each side is exact: the inputs both counts share
+    /// cancel. `false` (and nothing reported) where the variant cannot tell: the search then
+    /// lists both positions' inputs and compares them, which costs more. For a position a move
+    /// or two from `before` this is a handful of inputs, so the accumulators are updated from
+    /// the move, not summed again (`crate::nnue::NetStack`).
+    fn net_input_changes<S: crate::features::InputSink>(
+        &self,
+        _before: &Self,
+        _gone: &mut S,
+        _came: &mut S,
+    ) -> bool {
+        false
+    }
     /// The position with one piece of material kind `kind` removed from `color` (the
     /// lowest-numbered such cell; no en passant right kept), for material-odds games and
     /// trade openings; `None` where the variant cannot remove that kind (a royal piece, a

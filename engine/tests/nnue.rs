@@ -217,6 +217,18 @@ fn incremental_accumulators_equal_a_fresh_sum() {
     }
 }
 
+/// The same with hands and drops: crazyhouse (`data/variants/crazyhouse.toml`), whose
+/// positions report their changed cells and hand counts.
+#[test]
+fn incremental_accumulators_follow_hands() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/variants/crazyhouse.toml");
+    variantlab_engine::variants::file::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    incremental_equals_fresh::<Position<variantlab_engine::variants::file::FileVariant64<0>>>(
+        "crazyhouse",
+    );
+}
+
 /// The linear path at the material values is the material balance: a Queen up is worth a
 /// Queen, whoever moves.
 #[test]

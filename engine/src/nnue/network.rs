@@ -440,17 +440,38 @@ impl Network {
         *psqt = psqt.wrapping_sub(self.psqt[f as usize]);
     }
 
+    /// `to` = `from` + input `f`'s row (a ply's accumulator from its parent's in one pass).
+    #[inline]
+    pub(super) fn add_row_from(&self, from: &[i16], to: &mut [i16], psqt: &mut i32, f: u16) {
+        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+        to.iter_mut()
+            .zip(from.iter().zip(row))
+            .for_each(|(t, (&a, &w))| *t = a.wrapping_add(w));
+        *psqt = psqt.wrapping_add(self.psqt[f as usize]);
+    }
+
+    /// `to` = `from` − input `f`'s row.
+    #[inline]
+    pub(super) fn sub_row_from(&self, from: &[i16], to: &mut [i16], psqt: &mut i32, f: u16) {
+        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
+        to.iter_mut()
+            .zip(from.iter().zip(row))
+            .for_each(|(t, (&a, &w))| *t = a.wrapping_sub(w));
+        *psqt = psqt.wrapping_sub(self.psqt[f as usize]);
+    }
+
     /// Centipawns from the side to move's and the other side's accumulators and the
     /// difference of their linear-path sums.
     pub(super) fn output(&self, us: &[i16], them: &[i16], psqt: i32) -> i32 {
         let (w_us, w_them) = self.out_weights.split_at(self.hidden);
-        // v² · w summed in i64: v ≤ 255 and |w| ≤ 32767 overflow i32 over a few cells.
+        // One v² · w fits an i32 (255² · 32768 < 2³¹), so the products are taken in i32 lanes
+        // (vectorised) and only their sum is widened: a few cells of it overflow an i32.
         let dot = |acc: &[i16], w: &[i16]| -> i64 {
             acc.iter()
                 .zip(w)
                 .map(|(&a, &w)| {
                     let v = i32::from(a).clamp(0, QA);
-                    i64::from(v * i32::from(w)) * i64::from(v)
+                    i64::from(v * i32::from(w) * v)
                 })
                 .sum()
         };

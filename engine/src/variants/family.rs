@@ -287,6 +287,53 @@ impl<V: Variant> Game for Position<V> {
             }
         }
     }
+    /// The cells whose piece codes differ (compared eight at a time), then the hands.
+    fn net_input_changes<S: crate::nnue::InputSink>(
+        &self,
+        before: &Self,
+        gone: &mut S,
+        came: &mut S,
+    ) -> bool {
+        let rules = V::rules();
+        let nroles = rules.tables.num_roles().min(MAX_KINDS);
+        let report = |code: u8, index: usize, sink: &mut S| {
+            let Some(pc) = crate::Piece::from_code(code) else {
+                return;
+            };
+            if pc.role.index() >= nroles {
+                return;
+            }
+            let cell = match pc.color {
+                Color::White => index,
+                Color::Black => rules.black_view[index].index(),
+            };
+            sink.piece(pc.color, pc.role.index(), cell);
+        };
+        let (old, new) = (before.cells.as_ref(), self.cells.as_ref());
+        for (chunk, (a, b)) in old.chunks(8).zip(new.chunks(8)).enumerate() {
+            if a == b {
+                continue;
+            }
+            for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+                if x != y {
+                    report(x, chunk * 8 + i, gone);
+                    report(y, chunk * 8 + i, came);
+                }
+            }
+        }
+        if V::rules().spec.drops.is_some() && self.hands != before.hands {
+            for c in Color::ALL {
+                for r in (0..nroles).map(|r| crate::Role(r as u8)) {
+                    let (was, is) = (before.in_hand(c, r), self.in_hand(c, r));
+                    if was != is {
+                        gone.in_hand(c, r.index(), u32::from(was));
+                        came.in_hand(c, r.index(), u32::from(is));
+                    }
+                }
+            }
+        }
+        true
+    }
     fn eval_features<S: crate::eval::FeatureSink>(&self, sink: &mut S) {
         let rules = V::rules();
         let t = &rules.tables;
