@@ -315,3 +315,73 @@ fn a_designers_section_inherits_a_catalogue_variant() {
         ),
     }
 }
+
+/// A `startFen` may leave out fields as Fairy-Stockfish's parser allows: a board alone is
+/// White's move with no castling, a number after the side to move means that the castling
+/// rights and the en passant cell are both left out (`b 0 1`, and `w 2+2 0 1` with a check
+/// count), and a number after the castling rights that the en passant cell is. Each reads as
+/// the same position written in full; Fairy-Stockfish reads the ones Debian's 11.1 parses
+/// alike (it reads a board alone as Black's move, the current parser as White's).
+#[test]
+fn start_positions_with_fields_left_out_read_as_fairy_stockfish_reads_them() {
+    let dir = temp_dir("short-fens");
+    let ini = dir.join("fens.ini");
+    let pairs = [
+        (
+            "4k3/8/8/8/8/8/8/R3K2R",
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+            false,
+        ),
+        (
+            "4k3/8/8/8/8/8/8/R3K2R b 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R b - - 0 1",
+            true,
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            true,
+        ),
+    ];
+    let mut text = String::new();
+    for (i, (short, full, _)) in pairs.iter().enumerate() {
+        text += &format!(
+            "[short{i}:chess]\nstartFen = {short}\n\n[full{i}:chess]\nstartFen = {full}\n\n"
+        );
+    }
+    text += "[shortchecks:3check]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 1+1 0 1\n\n";
+    text += "[fullchecks:3check]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 1+1 0 1\n";
+    std::fs::write(&ini, text).expect("write");
+    let fsf = fairy_stockfish();
+    for (i, (short, _, old_fsf_agrees)) in pairs.iter().enumerate() {
+        let ours = our_perft(Some(&ini), Some(&format!("short{i}")));
+        assert_eq!(
+            ours,
+            our_perft(Some(&ini), Some(&format!("full{i}"))),
+            "{short}"
+        );
+        if let (Some(p), true) = (&fsf, old_fsf_agrees) {
+            assert_eq!(
+                ours,
+                fsf_perft(p, Some(&ini), &format!("short{i}")),
+                "{short}"
+            );
+        }
+    }
+    // The check count after the side to move is read as one (the section written back).
+    let f = ini.display().to_string();
+    for name in ["shortchecks", "fullchecks"] {
+        let (ok, out, err) = variantlab(&["export", "--variant-file", &f, "--fsf", name]);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains("startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 1+1 0 1"),
+            "{name}: {out}"
+        );
+    }
+    if fsf.is_none() {
+        common::skipped(
+            "fsf_format::start_positions_with_fields_left_out_read_as_fairy_stockfish_reads_them",
+            "no /usr/games/fairy-stockfish (set FAIRY_STOCKFISH): compared with our full forms only",
+        );
+    }
+}

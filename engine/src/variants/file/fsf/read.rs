@@ -390,11 +390,11 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         },
     };
     let fields: Vec<&str> = fen_text.split_whitespace().collect();
-    if fields.len() < 2 {
-        return Err(fen_err("expected the board and the side to move".into()));
-    }
+    let Some(&board_field) = fields.first() else {
+        return Err(fen_err("expected the board".into()));
+    };
     // The hands (`[...]`) and promoted marks (`~`) are the position text's, read there.
-    let squares: String = fields[0]
+    let squares: String = board_field
         .split('[')
         .next()
         .unwrap_or_default()
@@ -402,12 +402,15 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         .filter(|&c| c != '~')
         .collect();
     let grid = read_board(&squares, &board).map_err(fen_err)?;
-    let rights = fields.get(2).copied().unwrap_or("-");
-    // Fairy-Stockfish reads a FEN without its en passant field (`w - 0 1`) as having none.
-    let ep_given = fields.get(3).is_some_and(|f| f.parse::<u32>().is_err());
-    let ep = if ep_given { fields[3] } else { "-" };
-    let mut setup = format!("{} {} {rights} {ep}", fields[0], fields[1]);
-    for f in fields.iter().skip(if ep_given { 4 } else { 3 }) {
+    let (rights, ep, rest) = fen_tail(&fields);
+    // Fairy-Stockfish reads any side but `b` as White's move, and a board alone as White's.
+    let side = if fields.get(1).is_some_and(|f| f.starts_with('b')) {
+        "b"
+    } else {
+        "w"
+    };
+    let mut setup = format!("{board_field} {side} {rights} {ep}");
+    for f in rest {
         setup.push(' ');
         setup.push_str(f);
     }
@@ -1046,6 +1049,23 @@ fn region(e: &Entry, b: &Board) -> Result<Vec<String>, VariantFileError> {
         .into_iter()
         .map(|(r, f)| format!("{}{r}", (b'a' + f as u8 - 1) as char))
         .collect())
+}
+
+/// The castling rights, en passant cell and the fields after them (checks, clocks) of a
+/// `startFen` split at white space, read as Fairy-Stockfish reads them: the fields after the
+/// side to move may be left out, and a number where the castling rights would be means that
+/// both are (`b 0 1`, `w 7+7 0 1`); a number where the en passant cell would be means that it
+/// is (`w - 0 1`).
+fn fen_tail<'a>(fields: &'a [&'a str]) -> (&'a str, &'a str, &'a [&'a str]) {
+    let numeric = |f: &&str| f.starts_with(|c: char| c.is_ascii_digit());
+    match fields.get(2) {
+        None => ("-", "-", &[]),
+        Some(f) if numeric(f) => ("-", "-", &fields[2..]),
+        Some(&rights) => match fields.get(3) {
+            Some(ep) if !numeric(ep) => (rights, ep, &fields[4..]),
+            _ => (rights, "-", &fields[3..]),
+        },
+    }
 }
 
 /// The pieces of a FEN board field: (letter as written, file, rank), 1-based.
