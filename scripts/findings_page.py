@@ -495,6 +495,12 @@ def trade_values(data, facts):
                 verdict = "shown" if lo > 0 or hi < 0 else "not shown"
                 (moved if verdict == "shown" else held).append(f"{p} {d:+.2f}")
             out.append([NAMES.get(variant, variant), p] + shown + [change, verdict])
+        if len(levels) == 1:
+            # One level in the record so far: nothing to compare across strengths yet.
+            missing = [kilo(n) for n in all_levels if n not in levels]
+            summary.append(f"- **{NAMES.get(variant, variant)}**: at {kilo(levels[0])} nodes only"
+                           + (f" (the {', '.join(missing)} level is not in the record yet)" if missing else ""))
+            continue
         summary.append(f"- **{NAMES.get(variant, variant)}**, from {kilo(levels[0])} to {kilo(levels[-1])} nodes: "
                        + (("values that move: " + ", ".join(moved)) if moved else "no value moves by a shown amount")
                        + ("; " + ", ".join(held) + " not shown" if held and moved else ""))

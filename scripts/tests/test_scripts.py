@@ -342,6 +342,26 @@ class Findings(ScriptTest):
         self.assertEqual(out["tempo"]["value"], "0.200")
         self.assertEqual((out["queen"]["value"], out["queen"]["note"]), ("", "valued by 1 of 2 seeds"))
 
+    def test_a_variant_with_one_level_of_trades_is_not_compared_with_itself(self):
+        head = "run,variant,piece,method,value,low,high,games,note\n"
+        rows = ""
+        for variant, levels in (("chess", (1000, 4000)), ("dream-chess-46", (1000,))):
+            for n in levels:
+                for seed, knight in enumerate((3.0, 3.5), 1):
+                    run_ = f"trades/{variant}/nodes-{n}/seed-{seed}"
+                    rows += f"{run_},{variant},pawn,balanced,1,,,100,the unit: 1\n"
+                    rows += f"{run_},{variant},knight,balanced,{knight},{knight - 1},{knight + 1},100,fit\n"
+        self.assertOk(self.trades_data(head + rows))
+        sys.path.insert(0, SCRIPTS)
+        from findings_page import trade_values
+
+        facts = {}
+        trade_values(self.path("data"), facts)
+        summary = facts["trade_values_summary"]
+        self.assertIn("**Chess**, from 1k to 4k nodes", summary)
+        self.assertIn("**Dream Chess 46**: at 1k nodes only (the 4k level is not in the record yet)", summary)
+        self.assertNotIn("from 1k to 1k", summary)
+
     def test_trades_refuses_a_run_that_is_not_a_seed(self):
         bad = "run,variant,piece,method,value,low,high,games,note\ntrades/alpha/x,alpha,pawn,balanced,1,,,1,u\n"
         self.assertFails(self.trades_data(bad), "values.csv", "line 2", "trades/VARIANT/nodes-N/seed-S")
