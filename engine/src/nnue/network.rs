@@ -224,6 +224,22 @@ pub struct Network {
     pub(super) out_weights: Vec<i16>,
     pub(super) out_bias: i32,
     pub(super) psqt: Vec<i32>,
+    /// How many of the output's products an `i32` sum holds for these output weights
+    /// ([`output_chunk`]).
+    pub(super) out_chunk: usize,
+}
+
+/// How many products `v² · w` (`0 ≤ v ≤ QA`) an `i32` holds the sum of, for output weights
+/// `out`: a trained network's are small (a few dozen), so the output sums all its cells in
+/// 32-bit lanes and widens once; weights near the `i16` limits widen every product.
+fn output_chunk(out: &[i16]) -> usize {
+    let largest = out
+        .iter()
+        .map(|w| w.unsigned_abs())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    (i32::MAX as u64 / (QA as u64 * QA as u64 * u64::from(largest))).max(1) as usize
 }
 
 fn quantize(x: f32, scale: i32, clamped: &mut usize) -> i16 {
@@ -265,6 +281,7 @@ impl Network {
                 hidden: net.hidden,
                 ft_weights,
                 ft_bias,
+                out_chunk: output_chunk(&out_weights),
                 out_weights,
                 out_bias,
                 psqt,
@@ -373,6 +390,7 @@ impl Network {
             hidden: h,
             ft_weights: w,
             ft_bias,
+            out_chunk: output_chunk(&out_weights),
             out_weights,
             out_bias,
             psqt,
@@ -464,14 +482,21 @@ impl Network {
     /// difference of their linear-path sums.
     pub(super) fn output(&self, us: &[i16], them: &[i16], psqt: i32) -> i32 {
         let (w_us, w_them) = self.out_weights.split_at(self.hidden);
-        // One v² · w fits an i32 (255² · 32768 < 2³¹), so the products are taken in i32 lanes
-        // (vectorised) and only their sum is widened: a few cells of it overflow an i32.
+        // One v² · w fits an i32 (255² · 32768 < 2³¹), and `out_chunk` of them their sum, so
+        // the products are summed in i32 lanes (vectorised) and each chunk's sum widened.
         let dot = |acc: &[i16], w: &[i16]| -> i64 {
-            acc.iter()
-                .zip(w)
-                .map(|(&a, &w)| {
-                    let v = i32::from(a).clamp(0, QA);
-                    i64::from(v * i32::from(w) * v)
+            acc.chunks(self.out_chunk)
+                .zip(w.chunks(self.out_chunk))
+                .map(|(a, w)| {
+                    let sum: i32 = a
+                        .iter()
+                        .zip(w)
+                        .map(|(&a, &w)| {
+                            let v = i32::from(a).clamp(0, QA);
+                            v * i32::from(w) * v
+                        })
+                        .sum();
+                    i64::from(sum)
                 })
                 .sum()
         };
@@ -479,5 +504,53 @@ impl Network {
             + i64::from(self.out_bias)
             + i64::from(psqt) / 2;
         (sum * SCALE as i64 / i64::from(QA * QB)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The output's chunked i32 sums equal the sum widened at every product, for small
+    /// trained-size weights (one chunk) and for weights at the `i16` limits (chunks of one).
+    #[test]
+    fn the_output_sums_exactly_whatever_the_weights() {
+        let mut rng = crate::zobrist::SplitMix64(5);
+        for largest in [66i32, 2000, 32767] {
+            let hidden = 128;
+            let mut draw = |range: i32| (rng.next() % (2 * range as u64 + 1)) as i32 - range;
+            let out_weights: Vec<i16> = (0..2 * hidden).map(|_| draw(largest) as i16).collect();
+            let us: Vec<i16> = (0..hidden).map(|_| draw(400) as i16).collect();
+            let them: Vec<i16> = (0..hidden).map(|_| draw(400) as i16).collect();
+            let net = Network {
+                info: NetInfo::default(),
+                hidden,
+                ft_weights: Vec::new(),
+                ft_bias: Vec::new(),
+                out_chunk: output_chunk(&out_weights),
+                out_weights,
+                out_bias: 17,
+                psqt: Vec::new(),
+            };
+            let reference = |acc: &[i16], w: &[i16]| -> i64 {
+                acc.iter()
+                    .zip(w)
+                    .map(|(&a, &w)| {
+                        let v = i64::from(a.clamp(0, QA as i16));
+                        v * v * i64::from(w)
+                    })
+                    .sum()
+            };
+            let (w_us, w_them) = net.out_weights.split_at(hidden);
+            let sum = (reference(&us, w_us) + reference(&them, w_them)) / i64::from(QA) + 17 + 3;
+            let expected = (sum * SCALE as i64 / i64::from(QA * QB)) as i32;
+            assert_eq!(
+                net.output(&us, &them, 6),
+                expected,
+                "weights up to {largest}"
+            );
+        }
+        assert_eq!(output_chunk(&[i16::MIN]), 1);
+        assert!(output_chunk(&[66, -12]) >= 128);
     }
 }
