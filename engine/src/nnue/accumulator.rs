@@ -10,10 +10,9 @@
 //! and the two lists are compared. Either difference is exact whatever the two positions are,
 //! so the result never depends on which one was used; only the cost does.
 
-use super::inputs::{active_features, diff, Active, InputLayout};
+use super::inputs::{active_features, diff, Active, Collect, InputLayout};
 use super::network::Network;
-use crate::features::InputSink;
-use crate::{Color, Game};
+use crate::Game;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -44,44 +43,6 @@ pub struct NetStack {
     removed: [Vec<u16>; 2],
 }
 
-/// Collects changed inputs for both perspectives (as [`super::inputs`] numbers them).
-struct Changes<'a> {
-    layout: &'a InputLayout,
-    lists: &'a mut [Vec<u16>; 2],
-}
-
-impl InputSink for Changes<'_> {
-    fn piece(&mut self, color: Color, kind: usize, cell: usize) {
-        let l = self.layout;
-        if kind >= l.kinds || cell >= l.cells {
-            debug_assert!(false, "net input off the layout: kind {kind}, cell {cell}");
-            return;
-        }
-        for p in Color::ALL {
-            let slot = usize::from(color != p);
-            self.lists[p.index()].push(l.board_input(slot, kind, cell) as u16);
-        }
-    }
-
-    fn in_hand(&mut self, color: Color, kind: usize, count: u32) {
-        let l = self.layout;
-        if kind >= l.kinds {
-            debug_assert!(false, "hand input off the layout: kind {kind}");
-            return;
-        }
-        for p in Color::ALL {
-            let slot = usize::from(color != p);
-            for j in 0..(count as usize).min(l.shape.hand) {
-                self.lists[p.index()].push(l.hand_input(slot, kind, j) as u16);
-            }
-        }
-    }
-
-    fn extra(&mut self, _owner: Option<Color>, _index: usize) {
-        debug_assert!(false, "extras are not reported as changes");
-    }
-}
-
 impl NetStack {
     /// Accumulators for `plies` plies of `G` with `net` (checked against `G`'s inputs by the
     /// caller: [`Network::check`]).
@@ -93,11 +54,11 @@ impl NetStack {
         let [mut gone, mut came] = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
         let by_moves = start.net_input_changes(
             &start,
-            &mut Changes {
+            &mut Collect {
                 layout: &layout,
                 lists: &mut gone,
             },
-            &mut Changes {
+            &mut Collect {
                 layout: &layout,
                 lists: &mut came,
             },
@@ -145,11 +106,11 @@ impl NetStack {
                     let layout = &self.layout;
                     pos.net_input_changes(
                         &positions[b],
-                        &mut Changes {
+                        &mut Collect {
                             layout,
                             lists: &mut self.removed,
                         },
-                        &mut Changes {
+                        &mut Collect {
                             layout,
                             lists: &mut self.added,
                         },

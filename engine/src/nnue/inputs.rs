@@ -125,12 +125,32 @@ impl Active {
     }
 }
 
-struct Collect<'a> {
-    layout: &'a InputLayout,
-    out: &'a mut Active,
+/// One perspective's inputs as a sink fills them: a position's whole list, or the inputs a
+/// move changed.
+pub(super) trait InputList {
+    fn push_input(&mut self, f: usize);
 }
 
-impl InputSink for Collect<'_> {
+impl InputList for FeatureList {
+    fn push_input(&mut self, f: usize) {
+        self.push(f);
+    }
+}
+
+impl InputList for Vec<u16> {
+    fn push_input(&mut self, f: usize) {
+        self.push(f as u16);
+    }
+}
+
+/// Numbers what a position reports ([`InputSink`]) as both perspectives' inputs.
+pub(super) struct Collect<'a, L: InputList> {
+    pub(super) layout: &'a InputLayout,
+    /// White's perspective, then Black's.
+    pub(super) lists: &'a mut [L; 2],
+}
+
+impl<L: InputList> InputSink for Collect<'_, L> {
     fn piece(&mut self, color: Color, kind: usize, cell: usize) {
         let l = self.layout;
         if kind >= l.kinds || cell >= l.cells {
@@ -139,7 +159,7 @@ impl InputSink for Collect<'_> {
         }
         for p in Color::ALL {
             let slot = usize::from(color != p);
-            self.out.lists[p.index()].push(l.board_input(slot, kind, cell));
+            self.lists[p.index()].push_input(l.board_input(slot, kind, cell));
         }
     }
 
@@ -153,7 +173,7 @@ impl InputSink for Collect<'_> {
         for p in Color::ALL {
             let slot = usize::from(color != p);
             for j in 0..n {
-                self.out.lists[p.index()].push(l.hand_input(slot, kind, j));
+                self.lists[p.index()].push_input(l.hand_input(slot, kind, j));
             }
         }
     }
@@ -169,7 +189,7 @@ impl InputSink for Collect<'_> {
                 Some(c) => usize::from(c != p),
                 None => p.index(),
             };
-            self.out.lists[p.index()].push(l.extra_input(slot, index));
+            self.lists[p.index()].push_input(l.extra_input(slot, index));
         }
     }
 }
@@ -180,7 +200,10 @@ pub fn active_features<G: Game>(pos: &G, layout: &InputLayout, out: &mut Active)
         l.len = 0;
         l.overflow = false;
     }
-    pos.net_inputs(&mut Collect { layout, out });
+    pos.net_inputs(&mut Collect {
+        layout,
+        lists: &mut out.lists,
+    });
     for l in &mut out.lists {
         l.items[..l.len].sort_unstable();
     }
