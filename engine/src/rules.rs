@@ -426,6 +426,16 @@ impl<B: Bitboard> PawnStructure<B> {
 }
 
 impl<B: Bitboard> Rules<B> {
+    /// `sq` as the side `color` sees it ([`Rules::black_view`] for Black): the cell numbering
+    /// of the evaluation's tables and the network's inputs.
+    #[inline]
+    pub fn owner_view(&self, color: Color, sq: Square) -> Square {
+        match color {
+            Color::White => sq,
+            Color::Black => self.black_view[sq.index()],
+        }
+    }
+
     /// Compiles a specification.
     ///
     /// # Panics

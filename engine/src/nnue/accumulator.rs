@@ -120,7 +120,7 @@ impl NetStack {
                 positions[p].clone_from(pos);
                 match near {
                     Some(b) => self.update(p, b),
-                    None => self.refresh(pos, p, 0),
+                    None => self.refresh(pos, p),
                 }
             }
             None => self.by_lists(pos, p, base),
@@ -147,10 +147,9 @@ impl NetStack {
     fn update_side(&mut self, p: usize, b: usize, side: usize) {
         let h = self.net.hidden();
         let (start, src) = ((p * 2 + side) * h, (b * 2 + side) * h);
-        let (removed, added) = (&self.removed[side], &self.added[side]);
         let mut psqt = self.psqt[b * 2 + side];
         // From another ply, the first change is applied on the way (one pass, no copy).
-        let (mut removed, mut added) = (removed.as_slice(), added.as_slice());
+        let (mut removed, mut added) = (self.removed[side].as_slice(), self.added[side].as_slice());
         if b != p {
             let (from, to) = if b < p {
                 let (lo, hi) = self.acc.split_at_mut(start);
@@ -179,13 +178,14 @@ impl NetStack {
         self.psqt[p * 2 + side] = psqt;
     }
 
-    /// Ply `p`'s accumulators summed from `pos`'s inputs (listed in `inputs[list]`).
-    fn refresh<G: Game>(&mut self, pos: &G, p: usize, list: usize) {
+    /// Ply `p`'s accumulators summed from `pos`'s inputs (listed in the scratch list).
+    fn refresh<G: Game>(&mut self, pos: &G, p: usize) {
         let h = self.net.hidden();
-        active_features(pos, &self.layout, &mut self.inputs[list]);
+        let list = &mut self.inputs[self.scratch];
+        active_features(pos, &self.layout, list);
         for side in 0..2 {
             let start = (p * 2 + side) * h;
-            let to = self.inputs[list].lists[side].as_slice();
+            let to = list.lists[side].as_slice();
             self.psqt[p * 2 + side] = self.net.refresh(to, &mut self.acc[start..start + h]);
         }
     }

@@ -278,11 +278,7 @@ impl<V: Variant> Game for Position<V> {
         for c in Color::ALL {
             for r in 0..nroles {
                 for sq in self.pieces(c, crate::Role(r as u8)).squares() {
-                    let cell = match c {
-                        Color::White => sq,
-                        Color::Black => rules.black_view[sq.index()],
-                    };
-                    sink.piece(c, r, cell.index());
+                    sink.piece(c, r, rules.owner_view(c, sq).index());
                 }
             }
         }
@@ -303,11 +299,8 @@ impl<V: Variant> Game for Position<V> {
             if pc.role.index() >= nroles {
                 return;
             }
-            let cell = match pc.color {
-                Color::White => index,
-                Color::Black => rules.black_view[index].index(),
-            };
-            sink.piece(pc.color, pc.role.index(), cell);
+            let cell = rules.owner_view(pc.color, crate::Square(index as u16));
+            sink.piece(pc.color, pc.role.index(), cell.index());
         };
         let (old, new) = (before.cells.as_ref(), self.cells.as_ref());
         for (chunk, (a, b)) in old.chunks(8).zip(new.chunks(8)).enumerate() {
@@ -321,7 +314,7 @@ impl<V: Variant> Game for Position<V> {
                 }
             }
         }
-        if V::rules().spec.drops.is_some() && self.hands != before.hands {
+        if rules.spec.drops.is_some() && self.hands != before.hands {
             for c in Color::ALL {
                 for r in (0..nroles).map(|r| crate::Role(r as u8)) {
                     let (was, is) = (before.in_hand(c, r), self.in_hand(c, r));
@@ -376,11 +369,7 @@ impl<V: Variant> Game for Position<V> {
                 let role = crate::Role(r as u8);
                 let role_reach = &mut reached[c.index()][r];
                 for sq in self.pieces(c, role).squares() {
-                    let cell = match c {
-                        Color::White => sq,
-                        Color::Black => rules.black_view[sq.index()],
-                    };
-                    sink.piece(c, r, cell.index());
+                    sink.piece(c, r, rules.owner_view(c, sq).index());
                     if let Some(ps) = structure.filter(|_| !is_pawn(r)) {
                         let file = ps.file[sq.index()];
                         if (file & pawns[c.index()]).is_empty() {
