@@ -143,38 +143,23 @@ impl NetStack {
         }
     }
 
-    /// [`NetStack::update`] of one perspective.
+    /// [`NetStack::update`] of one perspective: from another ply, the parent's accumulator
+    /// is read and this ply's written in the same pass (no copy first).
     fn update_side(&mut self, p: usize, b: usize, side: usize) {
         let h = self.net.hidden();
         let (start, src) = ((p * 2 + side) * h, (b * 2 + side) * h);
         let mut psqt = self.psqt[b * 2 + side];
-        // From another ply, the first change is applied on the way (one pass, no copy).
-        let (mut removed, mut added) = (self.removed[side].as_slice(), self.added[side].as_slice());
-        if b != p {
-            let (from, to) = if b < p {
-                let (lo, hi) = self.acc.split_at_mut(start);
-                (&lo[src..src + h], &mut hi[..h])
-            } else {
-                let (lo, hi) = self.acc.split_at_mut(src);
-                (&hi[..h], &mut lo[start..start + h])
-            };
-            if let Some((&f, rest)) = removed.split_first() {
-                self.net.sub_row_from(from, to, &mut psqt, f);
-                removed = rest;
-            } else if let Some((&f, rest)) = added.split_first() {
-                self.net.add_row_from(from, to, &mut psqt, f);
-                added = rest;
-            } else {
-                to.copy_from_slice(from);
-            }
-        }
-        let acc = &mut self.acc[start..start + h];
-        for &f in removed {
-            self.net.sub_row(acc, &mut psqt, f);
-        }
-        for &f in added {
-            self.net.add_row(acc, &mut psqt, f);
-        }
+        let (removed, added) = (self.removed[side].as_slice(), self.added[side].as_slice());
+        let (from, to) = if b == p {
+            (None, &mut self.acc[start..start + h])
+        } else if b < p {
+            let (lo, hi) = self.acc.split_at_mut(start);
+            (Some(&lo[src..src + h]), &mut hi[..h])
+        } else {
+            let (lo, hi) = self.acc.split_at_mut(src);
+            (Some(&hi[..h]), &mut lo[start..start + h])
+        };
+        self.net.apply(from, to, &mut psqt, added, removed);
         self.psqt[p * 2 + side] = psqt;
     }
 

@@ -12,6 +12,7 @@
 
 pub mod accumulator;
 pub mod inputs;
+mod kernels;
 pub mod network;
 
 pub use crate::features::{InputSink, NetShape, PiecesOnly};

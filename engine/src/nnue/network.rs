@@ -19,6 +19,7 @@
 //! `QA · QB`.
 
 use super::inputs::{Active, InputLayout};
+use super::kernels;
 use crate::{Color, Game};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -432,50 +433,30 @@ impl Network {
 
     /// One perspective's accumulator from its inputs; returns its linear-path sum.
     pub(super) fn refresh(&self, inputs: &[u16], acc: &mut [i16]) -> i32 {
-        acc.copy_from_slice(&self.ft_bias);
         let mut psqt = 0;
-        for &f in inputs {
-            self.add_row(acc, &mut psqt, f);
-        }
+        self.apply(Some(&self.ft_bias), acc, &mut psqt, inputs, &[]);
         psqt
     }
 
+    /// `to` = `from` (`to` itself where `None`) + the rows of the inputs `added` − those of
+    /// `removed`, and the linear-path sum `psqt` moved by the same inputs: one pass over the
+    /// accumulator whatever the number of changes ([`kernels::apply_rows`]).
     #[inline]
-    pub(super) fn add_row(&self, acc: &mut [i16], psqt: &mut i32, f: u16) {
-        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
-        acc.iter_mut()
-            .zip(row)
-            .for_each(|(a, &w)| *a = a.wrapping_add(w));
-        *psqt = psqt.wrapping_add(self.psqt[f as usize]);
-    }
-
-    #[inline]
-    pub(super) fn sub_row(&self, acc: &mut [i16], psqt: &mut i32, f: u16) {
-        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
-        acc.iter_mut()
-            .zip(row)
-            .for_each(|(a, &w)| *a = a.wrapping_sub(w));
-        *psqt = psqt.wrapping_sub(self.psqt[f as usize]);
-    }
-
-    /// `to` = `from` + input `f`'s row (a ply's accumulator from its parent's in one pass).
-    #[inline]
-    pub(super) fn add_row_from(&self, from: &[i16], to: &mut [i16], psqt: &mut i32, f: u16) {
-        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
-        to.iter_mut()
-            .zip(from.iter().zip(row))
-            .for_each(|(t, (&a, &w))| *t = a.wrapping_add(w));
-        *psqt = psqt.wrapping_add(self.psqt[f as usize]);
-    }
-
-    /// `to` = `from` − input `f`'s row.
-    #[inline]
-    pub(super) fn sub_row_from(&self, from: &[i16], to: &mut [i16], psqt: &mut i32, f: u16) {
-        let row = &self.ft_weights[f as usize * self.hidden..][..self.hidden];
-        to.iter_mut()
-            .zip(from.iter().zip(row))
-            .for_each(|(t, (&a, &w))| *t = a.wrapping_sub(w));
-        *psqt = psqt.wrapping_sub(self.psqt[f as usize]);
+    pub(super) fn apply(
+        &self,
+        from: Option<&[i16]>,
+        to: &mut [i16],
+        psqt: &mut i32,
+        added: &[u16],
+        removed: &[u16],
+    ) {
+        kernels::apply_rows(&self.ft_weights, self.hidden, from, to, added, removed);
+        for &f in added {
+            *psqt = psqt.wrapping_add(self.psqt[f as usize]);
+        }
+        for &f in removed {
+            *psqt = psqt.wrapping_sub(self.psqt[f as usize]);
+        }
     }
 
     /// Centipawns from the side to move's and the other side's accumulators and the
@@ -484,22 +465,7 @@ impl Network {
         let (w_us, w_them) = self.out_weights.split_at(self.hidden);
         // One v² · w fits an i32 (255² · 32768 < 2³¹), and `out_chunk` of them their sum, so
         // the products are summed in i32 lanes (vectorised) and each chunk's sum widened.
-        let dot = |acc: &[i16], w: &[i16]| -> i64 {
-            acc.chunks(self.out_chunk)
-                .zip(w.chunks(self.out_chunk))
-                .map(|(a, w)| {
-                    let sum: i32 = a
-                        .iter()
-                        .zip(w)
-                        .map(|(&a, &w)| {
-                            let v = i32::from(a).clamp(0, QA);
-                            v * i32::from(w) * v
-                        })
-                        .sum();
-                    i64::from(sum)
-                })
-                .sum()
-        };
+        let dot = |acc: &[i16], w: &[i16]| kernels::screlu_dot(acc, w, QA, self.out_chunk);
         let sum = (dot(us, w_us) + dot(them, w_them)) / i64::from(QA)
             + i64::from(self.out_bias)
             + i64::from(psqt) / 2;
