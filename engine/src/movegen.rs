@@ -154,7 +154,9 @@ impl<V: Variant> Position<V> {
 
     /// Appends every legal move.
     pub fn legal_moves_into<M: MoveBuf>(&self, out: &mut M) {
-        self.generate::<M, false>(out)
+        let start = out.len();
+        self.generate::<M, false>(out);
+        self.forced_captures(out, start);
     }
 
     /// Appends, out of check, only the legal moves that change material (captures, en
@@ -162,7 +164,29 @@ impl<V: Variant> Position<V> {
     /// check, every legal move. For the quiescence search, which looks at no other move:
     /// the quiet moves are neither listed nor tested there.
     pub fn tactical_moves_into<M: MoveBuf>(&self, out: &mut M) {
-        self.generate::<M, true>(out)
+        let start = out.len();
+        self.generate::<M, true>(out);
+        self.forced_captures(out, start);
+    }
+
+    /// Where captures are compulsory ([`crate::rules::VariantSpec::must_capture`]) and one
+    /// of the moves appended from `start` captures, the others are dropped.
+    #[inline]
+    fn forced_captures<M: MoveBuf>(&self, out: &mut M, start: usize) {
+        if V::rules().spec.must_capture && out.as_ref()[start..].iter().any(|&m| self.is_capture(m))
+        {
+            out.retain_from(start, |m| self.is_capture(m));
+        }
+    }
+
+    /// Whether the legal move `m` takes a piece (as Fairy-Stockfish counts captures: a move
+    /// onto an occupied cell, or en passant; never castling or a drop).
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castle | MoveKind::Drop => false,
+            _ => self.piece_at(m.to()).is_some(),
+        }
     }
 
     /// Legal moves; with `TACTICAL`, those of [`Position::tactical_moves_into`].
@@ -336,7 +360,10 @@ impl<V: Variant> Position<V> {
     /// the mover's King; the rarer kinds (double steps, en passant, castling) against the
     /// generated list.
     pub fn is_legal_move(&self, m: Move) -> bool {
-        if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion) {
+        // Whether a capture is compulsory here takes the whole list to tell.
+        if !matches!(m.kind(), MoveKind::Normal | MoveKind::Promotion)
+            || V::rules().spec.must_capture
+        {
             let mut list = V::Moves::default();
             self.legal_moves_into(&mut list);
             return list.as_ref().contains(&m);

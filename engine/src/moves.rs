@@ -152,6 +152,8 @@ pub trait MoveBuf: Default + Clone + AsRef<[Move]> + Send {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Keeps the moves from index `start` on for which `keep` holds (those before stay).
+    fn retain_from(&mut self, start: usize, keep: impl FnMut(Move) -> bool);
 }
 
 impl<const N: usize> MoveBuf for ArrayVec<Move, N> {
@@ -162,6 +164,13 @@ impl<const N: usize> MoveBuf for ArrayVec<Move, N> {
     #[inline]
     fn clear(&mut self) {
         ArrayVec::clear(self)
+    }
+    fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
+        let mut i = 0;
+        ArrayVec::retain(self, |m| {
+            i += 1;
+            i <= start || keep(*m)
+        });
     }
 }
 

@@ -147,6 +147,9 @@ pub struct VariantSpec {
     pub end: crate::ends::EndRules,
     /// Pieces in hand and drops, where the variant has them.
     pub drops: Option<DropRule>,
+    /// Whether a side that can capture must (antichess, Fairy-Stockfish's `mustCapture`):
+    /// where any legal move captures, the moves that do not are illegal.
+    pub must_capture: bool,
 }
 
 /// A compiled castling move.

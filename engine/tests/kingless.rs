@@ -3,7 +3,8 @@
 //! its first rank without giving an en passant right, and is stalemated rather than mated,
 //! while Black's King still may not step into a Pawn's attack; in a variant without any royal
 //! piece (Kings that are ordinary pieces which must not die out) a King may step into attack
-//! and its capture ends the game. Fairy-Stockfish's own counts are compared in
+//! and its capture ends the game; in antichess captures are compulsory and a side wins by
+//! losing all its pieces. Fairy-Stockfish's own counts are compared in
 //! `selfplay/tests/fsf_ends.rs` and `fsf_format.rs`.
 //!
 //! One variant file per process (the compiled rules live in a static), so each variant's
@@ -24,6 +25,11 @@ const HORDE: &str = "name = \"horde-test\"\ninherits = \"chess\"\nsetup = \"rnbq
 
 /// No royal piece at all: chess whose King is an ordinary piece that must not die out.
 const NO_ROYAL: &str = "name = \"no-royal\"\ninherits = \"chess\"\nsetup = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\n[[pieces]]\nletter = \"K\"\nroyal = false\n[rules]\ncastling = []\nextinction = [\"K\"]\nextinction_value = \"loss\"\n";
+
+/// Antichess (Fairy-Stockfish's and lichess's): compulsory captures, a King that is an
+/// ordinary piece and a Pawn may promote to, and a side that loses all its pieces, or is
+/// stalemated, has won.
+const ANTICHESS: &str = "name = \"antichess-test\"\ninherits = \"chess\"\nsetup = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\n[[pieces]]\nletter = \"K\"\nroyal = false\n[[pieces]]\nletter = \"P\"\npromotes_to = [\"N\", \"B\", \"R\", \"Q\", \"K\"]\n[rules]\ncastling = []\nstalemate = \"win\"\nextinction = [\"*\"]\nextinction_value = \"win\"\nmust_capture = true\n";
 
 fn won_by(c: Color) -> Option<Outcome> {
     Some(Outcome::Decisive {
@@ -143,6 +149,44 @@ fn no_royal() {
     assert_eq!(perft(&p, 1), 0);
 }
 
+fn antichess() {
+    // Fairy-Stockfish's perft of its built-in antichess from the start.
+    let start = P::start();
+    assert_eq!(
+        [1, 2, 3, 4].map(|d| perft(&start, d)),
+        [20, 400, 8067, 153299]
+    );
+    // 1. e3 b5: White must take, with the Bishop (the only capture).
+    let p = played(start.to_text().as_str(), &["e2e3", "b7b5"]);
+    assert_eq!(moves(&p), ["f1b5"]);
+    // En passant, when it is the only capture, is the only move.
+    let p = played("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", &["d7d5"]);
+    assert_eq!(p.to_text(), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    assert_eq!(moves(&p), ["e5d6"]);
+    // No capture: every move, promotions to a King among them.
+    let p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(moves(&p).contains(&"a7a8k".to_string()));
+    assert_eq!(perft(&p, 1), 5 + 5);
+    // A capture that promotes is compulsory; the quiet promotions are not legal then.
+    let p = pos("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(moves(&p).len(), 5);
+    assert!(moves(&p).iter().all(|m| m.starts_with("a7b8")));
+    // A side whose last piece is taken has won; so has one with no move.
+    let p = played("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", &["e1d2"]);
+    assert_eq!(moves(&p), ["e8d7", "e8d8", "e8e7", "e8f7", "e8f8"]);
+    let p = played("8/8/8/8/8/8/3q4/4K3 w - - 0 1", &["e1d2"]);
+    assert_eq!(p.variant_outcome(), won_by(Color::Black));
+    let p = pos("8/8/8/8/8/p7/P7/8 w - - 0 1");
+    assert_eq!(perft(&p, 1), 0);
+    assert_eq!(
+        outcome(&p, &[]),
+        Some(Outcome::Decisive {
+            winner: Color::White,
+            reason: Termination::Stalemate
+        })
+    );
+}
+
 /// Runs the case named by `VARIANTLAB_KINGLESS` (see [`every_kingless_case`]); does nothing
 /// without it.
 #[test]
@@ -153,6 +197,7 @@ fn one_kingless_case() {
     let (text, run): (&str, fn()) = match case.as_str() {
         "horde" => (HORDE, horde),
         "no-royal" => (NO_ROYAL, no_royal),
+        "antichess" => (ANTICHESS, antichess),
         other => panic!("no case {other}"),
     };
     let loaded = file::load_text("case.toml", text).unwrap_or_else(|e| panic!("{e}"));
@@ -170,7 +215,7 @@ fn every_kingless_case() {
     if std::env::var("VARIANTLAB_KINGLESS").is_ok() {
         return;
     }
-    for case in ["horde", "no-royal"] {
+    for case in ["horde", "no-royal", "antichess"] {
         let out = Command::new(std::env::current_exe().expect("test binary"))
             .args([
                 "--exact",
@@ -222,6 +267,12 @@ fn bad_kingless_rules_name_the_line_and_field() {
             "name = \"x\"\ninherits = \"chess\"\nsetup = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w - - 0 1\"\n[rules]\ncastling = []\n"
                 .to_string(),
             "bad.toml:3: setup: White has 2 royal pieces (K) in the setup; at most one",
+        ),
+        // Compulsory captures keep a lone piece alive: no dead-position draw with them.
+        (
+            "name = \"x\"\ninherits = \"chess\"\n[rules]\nmust_capture = true\ninsufficient_material = true\n"
+                .to_string(),
+            "rules.insufficient_material: the dead-position draw cannot go with a flag, check-count or extinction rule, or compulsory captures",
         ),
     ];
     for (text, want) in cases {

@@ -5,8 +5,9 @@
 //! (none where the game has ended) and, at the end, give the same result.
 //!
 //! The variants are the catalogue's (`data/variants/fairy-stockfish.ini`: among them Horde
-//! and Three Kings, whose sides play without a royal King) and a section with extinction of
-//! Knights written here, whose parent (chess) both programs know.
+//! and Three Kings, whose sides play without a royal King, and antichess, whose captures are
+//! compulsory) and sections written here whose parents both programs know: extinction of
+//! Knights, and compulsory captures with a royal King (`capture`, `coffeehouse`).
 
 mod common;
 
@@ -19,6 +20,11 @@ const GAMES: u64 = 4;
 const MAX_PLIES: usize = 300;
 /// Plies between the positions of a game whose perft 3 is compared.
 const PERFT_EVERY: usize = 60;
+
+/// The sections written for these tests, beside the catalogue's.
+const WRITTEN: &str = "[knightless:chess]\nextinctionValue = loss\nextinctionPieceTypes = n\n\n\
+                       [capture:chess]\nmustCapture = true\n\n\
+                       [coffeehouse:crazyhouse]\nmustCapture = true\n";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -194,8 +200,16 @@ fn next(state: &mut u64) -> u64 {
 /// Plays `GAMES` seeded random games of `variant` (variantlab reading it from `ini`,
 /// Fairy-Stockfish with `fsf_ini` loaded), comparing perft 3 every `PERFT_EVERY` plies too;
 /// returns Fairy-Stockfish's score of each game that
-/// ended by the rules before the ply cap ("mate 0" or "cp 0").
-fn play(program: &Path, fsf_ini: &Path, ini: &Path, variant: &str) -> Vec<String> {
+/// ended by the rules before the ply cap ("mate 0" or "cp 0"). Fairy-Stockfish says
+/// "mate 0" for a game the side to move has lost and for one it has won: `mover_wins` says
+/// which (antichess: a side with no piece, or no move, has won).
+fn play(
+    program: &Path,
+    fsf_ini: &Path,
+    ini: &Path,
+    variant: &str,
+    mover_wins: bool,
+) -> Vec<String> {
     let mut ends = Vec::new();
     for game in 0..GAMES {
         let mut fsf = Fsf::start(program, fsf_ini, variant);
@@ -210,11 +224,16 @@ fn play(program: &Path, fsf_ini: &Path, ini: &Path, variant: &str) -> Vec<String
                 let score = our_score(ini, variant, &fen);
                 let text = score.to_string();
                 assert!(score["best"].is_null(), "{variant} {fen}: {text}");
-                // A lost game is scored as mated now, a draw as 0.
-                let lost = score["mate"].as_i64() == Some(0) || text.contains("\"score\":-");
+                // A decided game is scored as a mate now, for the side to move or against it;
+                // a draw as 0.
+                let ours = score["score"].as_i64().expect("a score").signum();
+                let decided = if mover_wins { 1 } else { -1 };
                 match theirs.as_str() {
-                    "mate 0" => assert!(lost, "{variant} {fen}: ours {text}, theirs {theirs}"),
-                    "cp 0" => assert!(!lost, "{variant} {fen}: ours {text}, theirs {theirs}"),
+                    "mate 0" => assert_eq!(
+                        ours, decided,
+                        "{variant} {fen}: ours {text}, theirs {theirs}"
+                    ),
+                    "cp 0" => assert_eq!(ours, 0, "{variant} {fen}: ours {text}, theirs {theirs}"),
                     other => panic!("{variant} {fen}: Fairy-Stockfish's score {other}"),
                 }
                 ends.push(theirs);
@@ -250,15 +269,12 @@ fn random_games_end_as_fairy_stockfish_ends_them() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-fsf-ends");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    // Knights that must not die out, a section whose parent both programs know: chess
-    // (Fairy-Stockfish's built-in, variantlab's catalogue). The other variants are
-    // Fairy-Stockfish's built-ins and the catalogue's sections.
-    let knightless = dir.join("knightless.ini");
-    std::fs::write(
-        &knightless,
-        "[knightless:chess]\nextinctionValue = loss\nextinctionPieceTypes = n\n",
-    )
-    .expect("write");
+    // Sections whose parents both programs know (chess and crazyhouse: Fairy-Stockfish's
+    // built-ins, variantlab's catalogue): Knights that must not die out, and compulsory
+    // captures with a royal King (`variants.ini`'s `capture` and `coffeehouse`). The other
+    // variants are Fairy-Stockfish's built-ins and the catalogue's sections.
+    let written = dir.join("written.ini");
+    std::fs::write(&written, WRITTEN).expect("write");
     let catalogue = root().join("data/variants/fairy-stockfish.ini");
     let mut decided = 0;
     for variant in [
@@ -268,13 +284,16 @@ fn random_games_end_as_fairy_stockfish_ends_them() {
         "knightless",
         "horde",
         "threekings",
+        "antichess",
+        "capture",
+        "coffeehouse",
     ] {
-        let ours = if variant == "knightless" {
-            &knightless
+        let ours = if WRITTEN.contains(&format!("[{variant}:")) {
+            &written
         } else {
             &catalogue
         };
-        let ends = play(&program, &knightless, ours, variant);
+        let ends = play(&program, &written, ours, variant, variant == "antichess");
         println!("{variant}: {} games, ended by the rules: {ends:?}", GAMES);
         decided += ends.iter().filter(|e| *e == "mate 0").count();
     }
@@ -338,12 +357,8 @@ fn perft_near_the_end_agrees_with_fairy_stockfish() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("variantlab-fsf-ends-perft");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let knightless = dir.join("knightless.ini");
-    std::fs::write(
-        &knightless,
-        "[knightless:chess]\nextinctionValue = loss\nextinctionPieceTypes = n\n",
-    )
-    .expect("write");
+    let written = dir.join("written.ini");
+    std::fs::write(&written, WRITTEN).expect("write");
     let catalogue = root().join("data/variants/fairy-stockfish.ini");
     let cases: &[(&str, &str, u32)] = &[
         ("kingofthehill", "4k3/8/8/8/8/8/4K3/8 w - - 0 1", 4),
@@ -385,14 +400,25 @@ fn perft_near_the_end_agrees_with_fairy_stockfish() {
             "knbqkbnk/pppp1ppp/8/4p3/4P3/5Q2/PPPP1PPP/KNB1KBNK w - - 0 3",
             3,
         ),
+        // Compulsory captures: en passant the only capture; a promotion that takes, beside
+        // quiet ones and a King to promote to; a side down to its last pieces, which wins by
+        // losing them.
+        ("antichess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", 4),
+        ("antichess", "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", 4),
+        ("antichess", "8/8/8/8/3q4/8/2P5/8 w - - 0 1", 5),
+        // With a royal King: a capture by a pinned Pawn is illegal and forces nothing; in
+        // check, a capture among the evasions is compulsory; drops are never captures.
+        ("capture", "4k3/8/8/8/1b6/4n3/3P4/4K3 w - - 0 1", 4),
+        ("capture", "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", 4),
+        ("coffeehouse", "4k3/8/8/3p4/4P3/8/8/4K3[Nn] w - - 0 1", 3),
     ];
     for &(variant, fen, depth) in cases {
-        let ini = if variant == "knightless" {
-            &knightless
+        let ini = if WRITTEN.contains(&format!("[{variant}:")) {
+            &written
         } else {
             &catalogue
         };
-        let theirs = fsf_perft(&program, &knightless, variant, fen, depth);
+        let theirs = fsf_perft(&program, &written, variant, fen, depth);
         assert_eq!(
             our_perft(ini, variant, fen, depth),
             theirs,

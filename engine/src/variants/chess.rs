@@ -75,6 +75,7 @@ fn spec() -> VariantSpec {
         max_plies: super::DEFAULT_MAX_PLIES,
         end: crate::ends::EndRules::default(),
         drops: None,
+        must_capture: false,
     }
 }
 

@@ -81,6 +81,7 @@ fn spec() -> VariantSpec {
         max_plies: 600,
         end: crate::ends::EndRules::default(),
         drops: None,
+        must_capture: false,
     }
 }
 

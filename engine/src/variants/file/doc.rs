@@ -75,6 +75,7 @@ pub(super) struct RulesDoc {
     pub(super) extinction_opponent_count: Option<Spanned<u32>>,
     pub(super) drops: Option<bool>,
     pub(super) drop_checks: Option<bool>,
+    pub(super) must_capture: Option<bool>,
 }
 
 #[derive(Deserialize)]

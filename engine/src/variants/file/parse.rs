@@ -541,18 +541,23 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
     };
 
     let end = super::ends::end_rules(&ctx, rd, bs.map(|s| &s.end), &topology, &pieces)?;
+    let must_capture = rd
+        .and_then(|r| r.must_capture)
+        .or(bs.map(|s| s.must_capture))
+        .unwrap_or(false);
     // The dead-position shortcuts assume checkmate is the only win: a King that can still
-    // reach its flag region, or give a check, is not dead. Inherited, they are dropped.
+    // reach its flag region, or give a check, is not dead, nor is a lone piece that may be
+    // forced to capture. Inherited, they are dropped.
     let insufficient_material = match rd.and_then(|r| r.insufficient_material) {
-        Some(true) if !end.is_empty() => {
+        Some(true) if !end.is_empty() || must_capture => {
             return Err(ctx.err(
                 None,
                 "rules.insufficient_material",
-                "the dead-position draw cannot go with a flag, check-count or extinction rule (such positions are not dead)",
+                "the dead-position draw cannot go with a flag, check-count or extinction rule, or compulsory captures (such positions are not dead)",
             ))
         }
         Some(v) => v,
-        None => end.is_empty() && bs.is_some_and(|s| s.insufficient_material),
+        None => end.is_empty() && !must_capture && bs.is_some_and(|s| s.insufficient_material),
     };
 
     let mut notes: Vec<&'static str> = Vec::new();
@@ -620,6 +625,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
         max_plies: bs.map_or(crate::variants::DEFAULT_MAX_PLIES, |s| s.max_plies),
         end,
         drops,
+        must_capture,
     };
     Ok(ParsedVariant { spec, setup_line })
 }

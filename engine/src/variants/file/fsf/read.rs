@@ -70,7 +70,6 @@ const DEFAULT_ONLY: &[(&str, &[&str])] = &[
     ("dropPromoted", &["false"]),
     ("firstRankPawnDrops", &["false"]),
     ("promotionZonePawnDrops", &["false"]),
-    ("mustCapture", &["false"]),
     ("blastOnCapture", &["false"]),
     ("gating", &["false"]),
     ("seirawanGating", &["false"]),
@@ -802,6 +801,8 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
         },
     };
     let stalemate_at = keys.get("stalemateValue").map(|e| e.at.clone());
+    let must_capture = keys.bool("mustCapture", false)?;
+    let must_capture_at = keys.get("mustCapture").map(|e| e.at.clone());
     let (move_rule, move_rule_at) = match keys.int("nMoveRule")? {
         None => (50, None),
         Some((n, e)) => (n, Some(e.at.clone())),
@@ -955,6 +956,7 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     out.line(&format!("stalemate = \"{stalemate}\""), stalemate_at);
     // Fairy-Stockfish has no dead-position rule: such games end by the clock or repetition.
     out.line("insufficient_material = false", None);
+    out.line(&format!("must_capture = {must_capture}"), must_capture_at);
     for (l, at) in ends {
         out.line(&l, at);
     }

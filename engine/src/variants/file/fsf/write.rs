@@ -335,6 +335,9 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
         }
     ));
     ends(spec, &mut w);
+    if spec.must_capture {
+        w("mustCapture = true".into());
+    }
     if spec.insufficient_material {
         // The dead positions the engine declares drawn cannot be won by either side when
         // the royal piece is a King: Fairy-Stockfish plays them out to the same draw.
