@@ -181,7 +181,7 @@ impl<V: Variant> Position<V> {
 
     /// Whether the legal move `m` takes a piece (as Fairy-Stockfish counts captures: a move
     /// onto an occupied cell, or en passant; never castling or a drop).
-    pub fn is_capture(&self, m: Move) -> bool {
+    fn is_capture(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::EnPassant => true,
             MoveKind::Castle | MoveKind::Drop => false,

@@ -171,7 +171,8 @@ fn antichess() {
     let p = pos("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
     assert_eq!(moves(&p).len(), 5);
     assert!(moves(&p).iter().all(|m| m.starts_with("a7b8")));
-    // A side whose last piece is taken has won; so has one with no move.
+    // A side that still has a piece plays on; one whose last piece is taken has won, and so
+    // has one with no move.
     let p = played("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", &["e1d2"]);
     assert_eq!(moves(&p), ["e8d7", "e8d8", "e8e7", "e8f7", "e8f8"]);
     let p = played("8/8/8/8/8/8/3q4/4K3 w - - 0 1", &["e1d2"]);

@@ -26,6 +26,16 @@ const WRITTEN: &str = "[knightless:chess]\nextinctionValue = loss\nextinctionPie
                        [capture:chess]\nmustCapture = true\n\n\
                        [coffeehouse:crazyhouse]\nmustCapture = true\n";
 
+/// The file variantlab reads `variant` from: `written` (holding [`WRITTEN`]) for the
+/// sections written here, else the catalogue.
+fn variant_file<'a>(variant: &str, written: &'a Path, catalogue: &'a Path) -> &'a Path {
+    if WRITTEN.contains(&format!("[{variant}:")) {
+        written
+    } else {
+        catalogue
+    }
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -288,11 +298,7 @@ fn random_games_end_as_fairy_stockfish_ends_them() {
         "capture",
         "coffeehouse",
     ] {
-        let ours = if WRITTEN.contains(&format!("[{variant}:")) {
-            &written
-        } else {
-            &catalogue
-        };
+        let ours = variant_file(variant, &written, &catalogue);
         let ends = play(&program, &written, ours, variant, variant == "antichess");
         println!("{variant}: {} games, ended by the rules: {ends:?}", GAMES);
         decided += ends.iter().filter(|e| *e == "mate 0").count();
@@ -413,11 +419,7 @@ fn perft_near_the_end_agrees_with_fairy_stockfish() {
         ("coffeehouse", "4k3/8/8/3p4/4P3/8/8/4K3[Nn] w - - 0 1", 3),
     ];
     for &(variant, fen, depth) in cases {
-        let ini = if WRITTEN.contains(&format!("[{variant}:")) {
-            &written
-        } else {
-            &catalogue
-        };
+        let ini = variant_file(variant, &written, &catalogue);
         let theirs = fsf_perft(&program, &written, variant, fen, depth);
         assert_eq!(
             our_perft(ini, variant, fen, depth),
