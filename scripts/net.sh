@@ -53,6 +53,7 @@ if grep -q '"result": "H1"' "$DIR/sprt/sprt.json"; then
   mkdir -p data/eval/nets
   cp "$DIR/candidate.vlnet" "data/eval/nets/$VARIANT.vlnet"
   echo "kept: data/eval/nets/$VARIANT.vlnet (SPRT accepted H1; $DIR/sprt/sprt.json)"
+  echo "to make it the default: list it in engine/src/nnue/builtin.rs (EMBEDDED), rebuild, update bench/signature.txt"
 else
   echo "not kept: the SPRT did not accept H1 ($DIR/sprt/sprt.json)"
 fi

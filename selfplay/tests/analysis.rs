@@ -461,7 +461,7 @@ fn values_from_trade_openings_score_each_trade() {
         "--method",
         "balanced",
         "--games",
-        "24",
+        "48",
         "--nodes",
         "200",
         "--openings",
@@ -480,7 +480,7 @@ fn values_from_trade_openings_score_each_trade() {
     assert_eq!(rows[0][..3], ["trade", "games", "score"]);
     let games: u64 = rows[1..].iter().map(|r| r[1].parse::<u64>().unwrap()).sum();
     // Every game starts with a trade made (random plies may add a capture to it).
-    assert_eq!(games, 24, "{rows:?}");
+    assert_eq!(games, 48, "{rows:?}");
     for r in &rows[1..] {
         assert!(r[0].contains(" against "), "{r:?}");
         let (s, lo, hi): (f64, f64, f64) = (

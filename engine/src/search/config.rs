@@ -3,7 +3,7 @@
 use super::{SearchParams, Technique};
 use crate::eval::{builtin, EvalWeights, Evaluator, WeightsError};
 use crate::game::Game;
-use crate::nnue::{NetError, Network};
+use crate::nnue::{builtin_net, NetError, Network};
 use std::sync::Arc;
 
 /// Engine parameters: what a named configuration changes between two engine versions.
@@ -26,7 +26,8 @@ pub struct SearchConfig {
     /// compared with itself minus one technique; [`Technique::DEFAULT_OFF`] by default (the
     /// techniques that are built but did not pass their SPRT).
     pub disabled: u64,
-    /// The evaluation: the variant's tuned default, the classic one, or weights from a file.
+    /// The evaluation: the variant's default (its network or tuned weights), its tuned
+    /// weights, the classic one, or weights or a network from a file.
     pub eval: EvalChoice,
     /// Margins, reductions and windows ([`super::Param`]); the defaults are the tested search.
     pub params: SearchParams,
@@ -35,8 +36,9 @@ pub struct SearchConfig {
 /// Which evaluation a configuration uses.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum EvalChoice {
-    /// The variant's embedded tuned weights ([`crate::eval::builtin`]) where it has them,
-    /// else the classic evaluation.
+    /// The variant's embedded network ([`crate::nnue::builtin_net`]) where it has one (with
+    /// the linear evaluation beside it when the network is trained on it), else its linear
+    /// evaluation ([`EvalChoice::Linear`]).
     #[default]
     Default,
     /// The variant's embedded tuned weights where it has them (the linear evaluation), else
@@ -59,7 +61,11 @@ impl EvalChoice {
     pub fn evaluator<G: Game>(&self) -> Result<Option<Evaluator>, WeightsError> {
         match self {
             EvalChoice::Classic => Ok(None),
-            EvalChoice::Default | EvalChoice::Linear => match builtin(G::start().variant_name()) {
+            EvalChoice::Default => match builtin_net(G::start().variant_name()) {
+                Some(n) => EvalChoice::Net(n).evaluator::<G>(),
+                None => EvalChoice::Linear.evaluator::<G>(),
+            },
+            EvalChoice::Linear => match builtin(G::start().variant_name()) {
                 Some(w) => Evaluator::new::<G>(&w).map(Some),
                 None => Ok(None),
             },
@@ -77,6 +83,10 @@ impl EvalChoice {
     pub fn network<G: Game>(&self) -> Result<Option<Arc<Network>>, NetError> {
         match self {
             EvalChoice::Net(n) => n.check::<G>().map(|()| Some(n.clone())),
+            EvalChoice::Default => match builtin_net(G::start().variant_name()) {
+                Some(n) => EvalChoice::Net(n).network::<G>(),
+                None => Ok(None),
+            },
             _ => Ok(None),
         }
     }

@@ -277,7 +277,13 @@ fn losing_captures_go_last_and_leave_the_quiescence_search() {
 fn the_quiescence_table_stores_results_and_cuts_a_second_visit() {
     // White can win the d5 pawn: the quiescence search has a capture to search.
     let p = pos("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1");
-    let mut s = prepared(&p, SearchConfig::default());
+    // The linear evaluation, under which taking the pawn is the best line (chess's network
+    // prefers standing pat here, and the table's mechanics are what is tested).
+    let config = SearchConfig {
+        eval: EvalChoice::Linear,
+        ..SearchConfig::default()
+    };
+    let mut s = prepared(&p, config);
     let (alpha, beta) = (-MATE, MATE);
     let first = s.quiesce(&p, alpha, beta, 1);
     let hit =

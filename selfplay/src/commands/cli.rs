@@ -245,8 +245,10 @@ pub struct TuneArgs {
     /// Where to write the weights (JSON; data/eval/<variant>.json is the variant's default).
     #[arg(long)]
     out: PathBuf,
-    /// Starting weights: default (the variant's current ones), classic (a least-squares copy of
-    /// the classic evaluation, fitted from material-only weights) or a weights file.
+    /// Starting weights: default (the variant's current tuned weights; --rescore-nodes then
+    /// searches with its default evaluation, network included), linear (the same weights,
+    /// rescored by them alone), classic (a least-squares copy of the classic evaluation, fitted
+    /// from material-only weights) or a weights file.
     #[arg(long, default_value = "default")]
     from: String,
     /// Share of games held out for early stopping.

@@ -23,7 +23,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 use variantlab_engine::game::Game;
 use variantlab_engine::search::{
-    EvalChoice, Limits, Param, SearchConfig, SearchParams, SearchResult, Searcher, THREAD_STACK,
+    Limits, Param, SearchConfig, SearchParams, SearchResult, Searcher, THREAD_STACK,
 };
 use variantlab_engine::{with_variant, Color, VariantKind};
 
@@ -468,21 +468,27 @@ impl<G: Game + Send + 'static> Session<G> {
         let Some(searcher) = self.searcher.as_mut() else {
             return;
         };
-        match searcher.trace(&self.pos) {
-            Some(t) => {
-                for line in variantlab_engine::eval::trace_table(&t, self.pos.turn()).lines() {
-                    emit(line);
-                }
+        let net = searcher.config().eval.network::<G>().ok().flatten();
+        let trace = searcher.trace(&self.pos);
+        if let Some(t) = &trace {
+            for line in variantlab_engine::eval::trace_table(t, self.pos.turn()).lines() {
+                emit(line);
             }
-            None => match &searcher.config().eval {
-                EvalChoice::Net(net) => emit(&format!(
-                    "info string eval: network ({} cells, {}): {} cp for the side to move",
-                    net.hidden(),
-                    net.info.inputs,
-                    net.evaluate(&self.pos)
-                )),
-                _ => emit("info string eval: the classic evaluation has no feature trace"),
-            },
+        }
+        match (net, trace) {
+            (Some(net), _) => emit(&format!(
+                "info string eval: network ({} cells, {}): {} cp for the side to move{}",
+                net.hidden(),
+                net.info.inputs,
+                net.evaluate(&self.pos),
+                if net.on_linear() {
+                    ", added to the linear evaluation"
+                } else {
+                    ""
+                }
+            )),
+            (None, None) => emit("info string eval: the classic evaluation has no feature trace"),
+            (None, Some(_)) => {}
         }
     }
 

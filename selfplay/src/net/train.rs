@@ -117,12 +117,12 @@ fn load<G: Game>(files: &[PathBuf]) -> Result<Loaded> {
         linear: Vec::new(),
         games: 0,
     };
-    let evaluator = variantlab_engine::search::EvalChoice::Default
+    let evaluator = variantlab_engine::search::EvalChoice::Linear
         .evaluator::<G>()
-        .context("the variant's default evaluation")?;
+        .context("the variant's linear evaluation")?;
     let kinds = G::start().material_kinds();
-    // The linear evaluation the search plays with by default: the tuned weights, or else the
-    // classic material and positional terms.
+    // The variant's linear evaluation (what an `--on-linear` network is added to): the tuned
+    // weights, or else the classic material and positional terms.
     let linear = |pos: &G| -> i32 {
         match &evaluator {
             Some(e) => e.evaluate(pos),

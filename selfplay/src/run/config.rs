@@ -54,8 +54,9 @@ pub struct EngineConfig {
     /// their defaults: how a new margin or reduction is measured against the default.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, i64>,
-    /// The evaluation: `"default"` (the variant's tuned weights where it has them, else the
-    /// classic evaluation), `"linear"` (the tuned weights, whatever the default becomes),
+    /// The evaluation: `"default"` (the variant's embedded network where it has one, else its
+    /// linear evaluation), `"linear"` (the tuned weights where the variant has them, else the
+    /// classic evaluation),
     /// `"classic"` (material plus the fixed mobility and centralisation terms), `"net:PATH"`
     /// (a network file, what `variantlab train-net` writes: docs/evaluation.md), or the path
     /// of a weights file (`data/eval/<variant>.json`, what `variantlab tune` writes).

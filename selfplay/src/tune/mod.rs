@@ -496,11 +496,14 @@ pub fn split(data: &Dataset, holdout: f64, seed: u64) -> (Vec<usize>, Vec<usize>
     (0..data.len()).partition(|&i| !held(data.game[i]))
 }
 
-/// The evaluation a tune starts from: a file, the variant's default, or the classic one.
+/// The evaluation a tune starts from: a file, the variant's default (its search, network
+/// included, rescores; its tuned weights are the start), its tuned weights alone (`linear`),
+/// or the classic one.
 fn starting_choice(from: &str) -> Result<EvalChoice> {
     Ok(match from {
         "classic" => EvalChoice::Classic,
         "default" => EvalChoice::Default,
+        "linear" => EvalChoice::Linear,
         path => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("reading --from {path}"))?;
@@ -514,7 +517,12 @@ fn starting_choice(from: &str) -> Result<EvalChoice> {
 /// The starting weights of a tune (material only for the classic evaluation, which the fit
 /// then brings near the classic one, [`mimic_classic`]).
 fn starting_weights<G: Game>(choice: &EvalChoice, from: &str) -> Result<Evaluator> {
-    Ok(choice
+    // A tune fits weights: where the default is a network, it starts from the weights beside it.
+    let weights = match choice {
+        EvalChoice::Default => &EvalChoice::Linear,
+        other => other,
+    };
+    Ok(weights
         .evaluator::<G>()
         .with_context(|| format!("--from {from}"))?
         .unwrap_or_else(Evaluator::material_only::<G>))

@@ -45,11 +45,18 @@ pub enum Rescorer {
 }
 
 impl Rescorer {
-    /// What the cache's header says about the scorer (nothing for our own search, whose
-    /// weights the fingerprint already holds).
-    fn describe(&self) -> String {
+    /// What the cache's header says about the scorer: for our own search, the network it
+    /// plays with if any (its weights the fingerprint already holds), so a cache of another
+    /// network's scores is not reused.
+    fn describe<G: Game>(&self) -> String {
         match self {
-            Rescorer::Own(_) => String::new(),
+            Rescorer::Own(eval) => match eval.network::<G>() {
+                Ok(Some(net)) => format!(
+                    " network {}",
+                    crate::run::format::fnv1a_hex(&net.to_bytes())
+                ),
+                _ => String::new(),
+            },
             Rescorer::Engine { command, .. } => format!(" engine {command}"),
         }
     }
@@ -158,7 +165,7 @@ pub fn rescore<G: Game>(
     let header = format!(
         "{MAGIC} {fingerprint:016x} {nodes} {}{}",
         positions.len(),
-        rescorer.describe()
+        rescorer.describe::<G>()
     );
     let mut scores = read_cache(cache, &header)?;
     scores.truncate(positions.len());
