@@ -11,7 +11,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::Topology;
-use crate::Role;
+use crate::{Color, Outcome, Role, Termination};
 
 /// Most checks a check-counting variant may count (Fairy-Stockfish writes each side's count
 /// as one digit).
@@ -37,8 +37,8 @@ impl EndRules {
 }
 
 /// Capture the flag, as Fairy-Stockfish's `flagPiece` and `flagRegion` with `flagMove =
-/// false`: the game ends as soon as the side that just moved has its flag piece in its
-/// region.
+/// false`: the game ends as soon as the side that just moved has `count` flag pieces in its
+/// region, or (with `blocked_win`) at least one there and the region full.
 #[derive(Clone, Debug)]
 pub struct FlagRule {
     /// Letter of the flag piece (the same for both sides); `None`: any piece (Fairy-Stockfish's
@@ -46,26 +46,54 @@ pub struct FlagRule {
     pub piece: Option<char>,
     /// The flag region of each side, White first, by cell name.
     pub region: [Vec<&'static str>; 2],
+    /// How many flag pieces must stand in the region (Fairy-Stockfish's `flagPieceCount`: 1).
+    pub count: u8,
+    /// Whether one flag piece there wins once no cell of the region is empty
+    /// (`flagPieceBlockedWin`: a region the opponent blocks).
+    pub blocked_win: bool,
 }
 
-/// What extinction means for the side whose pieces went extinct.
+/// What an end other than checkmate means for the side it concerns: the side whose pieces
+/// went extinct, the stalemated side, the side to move at a repetition.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum EndValue {
     /// It loses (Fairy-Stockfish's `extinctionValue = loss`).
     Loss,
     /// It wins.
     Win,
-    /// A draw.
+    /// A draw (chess's stalemate and repetition).
     Draw,
 }
 
 impl EndValue {
-    /// The name the variant files use.
+    /// The name the variant files use (Fairy-Stockfish's too).
     pub fn name(self) -> &'static str {
         match self {
             EndValue::Loss => "loss",
             EndValue::Win => "win",
             EndValue::Draw => "draw",
+        }
+    }
+
+    /// The value [`EndValue::name`] calls `word`.
+    pub fn named(word: &str) -> Option<EndValue> {
+        [EndValue::Loss, EndValue::Win, EndValue::Draw]
+            .into_iter()
+            .find(|v| v.name() == word)
+    }
+
+    /// The game's outcome when the end concerns `side`.
+    pub fn outcome(self, side: Color, reason: Termination) -> Outcome {
+        match self {
+            EndValue::Loss => Outcome::Decisive {
+                winner: !side,
+                reason,
+            },
+            EndValue::Win => Outcome::Decisive {
+                winner: side,
+                reason,
+            },
+            EndValue::Draw => Outcome::Draw { reason },
         }
     }
 }
@@ -89,8 +117,8 @@ pub struct ExtinctionRule {
 /// [`EndRules`] compiled against the board and the roles.
 #[derive(Clone, Debug)]
 pub struct EndTables<B> {
-    /// The flag piece's role (`None`: any piece) and each side's region.
-    pub flag: Option<(Option<Role>, [B; 2])>,
+    /// The flag rule, compiled.
+    pub flag: Option<FlagTable<B>>,
     /// Checks to give to win.
     pub check_count: Option<u8>,
     /// Hash keys of each side's checks still to give (0 ..= [`MAX_CHECKS`]).
@@ -98,6 +126,31 @@ pub struct EndTables<B> {
     /// The extinct kinds as a role bit set, whether all pieces together count (`*`), the
     /// value, and the two counts.
     pub extinction: Option<(u64, bool, EndValue, u8, u8)>,
+}
+
+/// [`FlagRule`] on the board.
+#[derive(Clone, Debug)]
+pub struct FlagTable<B> {
+    /// The flag piece's role (`None`: any piece).
+    pub role: Option<Role>,
+    /// Each side's region, White first.
+    pub region: [B; 2],
+    /// [`FlagRule::count`].
+    pub count: u8,
+    /// [`FlagRule::blocked_win`].
+    pub blocked_win: bool,
+}
+
+impl<B: Bitboard> FlagTable<B> {
+    /// Whether `side`, whose flag pieces are `flags`, has won by the flag with the board's
+    /// cells `occupied`.
+    pub fn reached(&self, side: Color, flags: B, occupied: B) -> bool {
+        let region = self.region[side.index()];
+        let there = flags & region;
+        there.any()
+            && (there.count() >= u32::from(self.count)
+                || (self.blocked_win && (region & !occupied).is_empty()))
+    }
 }
 
 impl<B: Bitboard> EndTables<B> {
@@ -130,11 +183,11 @@ impl<B: Bitboard> EndTables<B> {
             *k = rng.next();
         }
         Some(EndTables {
-            flag: end.flag.as_ref().map(|f| {
-                (
-                    f.piece.map(&role_of),
-                    [set(&f.region[0]), set(&f.region[1])],
-                )
+            flag: end.flag.as_ref().map(|f| FlagTable {
+                role: f.piece.map(&role_of),
+                region: [set(&f.region[0]), set(&f.region[1])],
+                count: f.count,
+                blocked_win: f.blocked_win,
             }),
             check_count: end.check_count,
             check_keys,

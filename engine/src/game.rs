@@ -69,10 +69,10 @@ pub trait Game: Clone + Send + Sync + 'static {
             reason: Termination::Stalemate,
         }
     }
-    /// Whether a threefold repetition draws (and the search scores a repeated position as
-    /// a draw).
-    fn repetition_draw(&self) -> bool {
-        true
+    /// When a repeated position ends the game (chess: its third occurrence draws); the
+    /// search scores a position repeated on its path by the rule's result.
+    fn repetition(&self) -> crate::rules::RepetitionRule {
+        crate::rules::RepetitionRule::THREEFOLD
     }
     /// Whether neither side can possibly win any more.
     fn insufficient_material(&self) -> bool {
@@ -278,7 +278,7 @@ pub type Material = [[u16; MAX_KINDS]; 2];
 
 /// The result of the game at `pos`, given the hashes of earlier positions of the game (oldest
 /// first, not including `pos`). Checkmate and stalemate come first, then the variant's own
-/// rules, insufficient material, the move-count rule and threefold repetition.
+/// rules, insufficient material, the move-count rule and repetition.
 pub fn outcome<G: Game>(pos: &G, history: &[u64]) -> Option<Outcome> {
     if let Some(o) = pos.variant_outcome() {
         return Some(o);
@@ -305,10 +305,13 @@ pub fn outcome<G: Game>(pos: &G, history: &[u64]) -> Option<Outcome> {
             reason: Termination::MoveRule,
         });
     }
-    if pos.repetition_draw() && repetitions(pos, history) >= 2 {
-        return Some(Outcome::Draw {
-            reason: Termination::Repetition,
-        });
+    let repetition = pos.repetition();
+    if repetition.ends(repetitions(pos, history)) {
+        return Some(
+            repetition
+                .result
+                .outcome(pos.turn(), Termination::Repetition),
+        );
     }
     None
 }

@@ -3,7 +3,7 @@
 //! small heap-free value, and playing a move mutates a copy.
 
 use crate::bitboard::Bitboard;
-use crate::ends::{EndTables, EndValue};
+use crate::ends::EndTables;
 use crate::moves::{Move, MoveKind};
 use crate::rules::Rules;
 use crate::{Color, Outcome, Piece, Role, Square, Termination};
@@ -480,22 +480,16 @@ impl<V: Variant> Position<V> {
                     died = extinct(self.pieces(c, r), self.pieces(!c, r));
                 }
                 if died {
-                    return match value {
-                        EndValue::Loss => decided(!c),
-                        EndValue::Win => decided(c),
-                        EndValue::Draw => Some(Outcome::Draw {
-                            reason: Termination::VariantEnd,
-                        }),
-                    };
+                    return Some(value.outcome(c, Termination::VariantEnd));
                 }
             }
         }
-        if let Some((role, region)) = &end.flag {
-            let flags = match role {
-                Some(r) => self.pieces(!stm, *r),
+        if let Some(flag) = &end.flag {
+            let flags = match flag.role {
+                Some(r) => self.pieces(!stm, r),
                 None => self.by_color(!stm),
             };
-            if (flags & region[(!stm).index()]).any() {
+            if flag.reached(!stm, flags, self.occupied()) {
                 return decided(!stm);
             }
         }

@@ -7,6 +7,7 @@
 
 use crate::attacks::AttackTables;
 use crate::bitboard::Bitboard;
+use crate::ends::EndValue;
 use crate::geometry::Topology;
 use crate::piece::{betza, PieceSpec};
 use crate::zobrist::Zobrist;
@@ -36,15 +37,32 @@ pub struct DoubleStep {
     pub first_rank: [bool; 2],
 }
 
-/// What a stalemate (no legal move, not in check) means for the side to move.
+/// When repeated positions end the game: at a position's `occurrences`-th occurrence (3 in
+/// chess; 0: never, a repeated position plays on), with `result` for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum StalemateRule {
-    /// A draw (chess).
-    Draw,
-    /// The stalemated side loses (as in several historical and shogi-like rules).
-    Loss,
-    /// The stalemated side wins.
-    Win,
+pub struct RepetitionRule {
+    /// The occurrence that ends the game: 0 (never) or at least 2.
+    pub occurrences: u32,
+    /// What it means for the side to move then.
+    pub result: EndValue,
+}
+
+impl RepetitionRule {
+    /// Chess's: the third occurrence of a position is a draw.
+    pub const THREEFOLD: RepetitionRule = RepetitionRule {
+        occurrences: 3,
+        result: EndValue::Draw,
+    };
+    /// No repetition rule.
+    pub const NONE: RepetitionRule = RepetitionRule {
+        occurrences: 0,
+        result: EndValue::Draw,
+    };
+
+    /// Whether a position seen `earlier` times before ends the game here.
+    pub fn ends(self, earlier: usize) -> bool {
+        self.occurrences > 0 && earlier + 1 >= self.occurrences as usize
+    }
 }
 
 /// Which pieces promote, where, and to what.
@@ -131,11 +149,11 @@ pub struct VariantSpec {
     /// Plies without a clock reset after which the game is drawn (100 = chess's 50 moves);
     /// 0 = no move-count rule.
     pub move_rule_plies: u32,
-    /// Whether the third occurrence of a position draws (chess); without it a repeated
-    /// position goes on (the self-play ply cap still ends the game).
-    pub repetition_draw: bool,
+    /// When a repeated position ends the game (chess: the third occurrence draws); without a
+    /// rule it goes on (the self-play ply cap still ends the game).
+    pub repetition: RepetitionRule,
     /// What stalemate means.
-    pub stalemate: StalemateRule,
+    pub stalemate: EndValue,
     /// Whether the FIDE dead-position shortcuts (K v K, K+minor v K, same-coloured Bishops)
     /// end the game.
     pub insufficient_material: bool,

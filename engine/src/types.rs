@@ -170,7 +170,7 @@ pub enum Termination {
     Checkmate,
     /// The side to move is not in check and has no legal move.
     Stalemate,
-    /// The same position occurred for the third time.
+    /// A position occurred as often as the repetition rule allows (the third time in chess).
     Repetition,
     /// The move-count rule (50 moves by each side without progress).
     MoveRule,

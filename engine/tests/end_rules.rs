@@ -1,7 +1,9 @@
 //! The variant's own ends (issue #56, `engine/src/ends.rs`) on hand-made positions: a King
 //! entering the centre wins King of the Hill, any piece reaching a flag corner wins where
 //! every piece is a flag, the third check wins three-check, the last Knight taken loses when
-//! Knights must not die out; the check counters are part of the
+//! Knights must not die out, two Rooks (or one in a full region) where two must stand in it,
+//! a repeated position losing for the side to move where repetition loses, a seventh
+//! occurrence playing on where none ends the game; the check counters are part of the
 //! position's text and hash; bad rules and bad counters are refused, naming what is wrong.
 //!
 //! One variant file per process (the compiled rules live in a static), so each variant's
@@ -21,6 +23,10 @@ const KOTH: &str = "name = \"koth\"\ninherits = \"chess\"\n[rules]\nflag_piece =
 const THREE: &str = "name = \"three\"\ninherits = \"chess\"\n[rules]\ncheck_count = 3\n";
 const CORNERS: &str = "name = \"corners\"\ninherits = \"chess\"\n[rules]\nflag_piece = \"*\"\nflag_region = [\"a8\", \"h8\"]\n";
 const KNIGHTS: &str = "name = \"knights\"\ninherits = \"chess\"\n[rules]\nextinction = [\"N\"]\nextinction_value = \"loss\"\n";
+const TWO_ROOKS: &str = "name = \"two-rooks\"\ninherits = \"chess\"\n[rules]\nflag_piece = \"R\"\nflag_region = [\"a8\", \"b8\", \"h8\"]\nflag_count = 2\nflag_blocked_win = true\n";
+const REPEAT_LOSES: &str = "name = \"repeat-loses\"\ninherits = \"chess\"\n[rules]\nrepetition = 2\nrepetition_value = \"loss\"\n";
+const NO_REPETITION: &str =
+    "name = \"no-repetition\"\ninherits = \"chess\"\n[rules]\nrepetition = false\n";
 
 fn won_by(c: Color) -> Option<Outcome> {
     Some(Outcome::Decisive {
@@ -176,6 +182,69 @@ fn knights() {
     assert_eq!(p.variant_outcome(), won_by(Color::White));
 }
 
+fn two_rooks() {
+    // Two Rooks must stand in the region; one is not enough while a cell of it is empty.
+    let before = "4k3/8/8/8/8/8/8/R3K2R w - - 0 1";
+    assert_eq!(played(before, &["a1a8"]).variant_outcome(), None);
+    assert_eq!(
+        played(before, &["a1a8", "e8e7", "h1h8"]).variant_outcome(),
+        won_by(Color::White)
+    );
+    // One Rook wins once the region is full, whoever fills it (flagPieceBlockedWin).
+    let blocked = "1n2k2b/8/8/8/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(
+        played(blocked, &["a1a8"]).variant_outcome(),
+        won_by(Color::White)
+    );
+    assert_eq!(
+        played("1n2k3/8/8/8/8/8/8/R3K3 w - - 0 1", &["a1a8"]).variant_outcome(),
+        None,
+        "h8 is empty"
+    );
+}
+
+/// The hashes of the positions before each of `moves`, played from the start, and the last.
+fn game(moves: &[&str]) -> (Vec<u64>, P) {
+    let mut p = P::start();
+    let mut history = Vec::new();
+    for m in moves {
+        history.push(p.hash());
+        p.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    (history, p)
+}
+
+fn repeat_loses() {
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    // The start position's second occurrence ends the game: White, to move, loses.
+    let (history, p) = game(&shuffle[..3]);
+    assert_eq!(outcome(&p, &history), None);
+    let (history, p) = game(&shuffle);
+    assert_eq!(
+        outcome(&p, &history),
+        Some(Outcome::Decisive {
+            winner: Color::Black,
+            reason: Termination::Repetition
+        })
+    );
+    // The search sees it: Black, to move before the repetition, takes the win.
+    let (history, p) = game(&shuffle[..3]);
+    let r = Searcher::new(SearchConfig::default()).search(&p, &history, Limits::depth(3));
+    assert_eq!(r.best.map(|m| p.move_text(m)).as_deref(), Some("f6g8"));
+    assert_eq!(r.mate_in(), Some(1));
+}
+
+fn no_repetition() {
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = shuffle.iter().cycle().take(24).copied().collect();
+    let (history, p) = game(&moves);
+    assert_eq!(
+        outcome(&p, &history),
+        None,
+        "the seventh occurrence plays on"
+    );
+}
+
 /// Runs the case named by `VARIANTLAB_END_CASE` (see [`every_end_rule_case`]); does nothing
 /// without it.
 #[test]
@@ -188,6 +257,9 @@ fn one_end_case() {
         "three" => (THREE, three),
         "knights" => (KNIGHTS, knights),
         "corners" => (CORNERS, corners),
+        "two-rooks" => (TWO_ROOKS, two_rooks),
+        "repeat-loses" => (REPEAT_LOSES, repeat_loses),
+        "no-repetition" => (NO_REPETITION, no_repetition),
         other => panic!("no case {other}"),
     };
     let loaded = file::load_text("case.toml", text).unwrap_or_else(|e| panic!("{e}"));
@@ -205,7 +277,15 @@ fn every_end_rule_case() {
     if std::env::var("VARIANTLAB_END_CASE").is_ok() {
         return;
     }
-    for case in ["koth", "three", "knights", "corners"] {
+    for case in [
+        "koth",
+        "three",
+        "knights",
+        "corners",
+        "two-rooks",
+        "repeat-loses",
+        "no-repetition",
+    ] {
         let out = Command::new(std::env::current_exe().expect("test binary"))
             .args([
                 "--exact",
@@ -267,6 +347,26 @@ fn bad_end_rules_name_the_line_and_field() {
         (
             "extinction_value = \"win\"\n",
             "bad.toml:4: rules.extinction: missing",
+        ),
+        (
+            "flag_count = 2\n",
+            "bad.toml:4: rules.flag_count: needs a flag",
+        ),
+        (
+            "flag_piece = \"K\"\nflag_region = [\"d4\"]\nflag_count = 0\n",
+            "bad.toml:6: rules.flag_count: 0: expected 1 to 255",
+        ),
+        (
+            "flag_blocked_win = true\n",
+            "bad.toml:4: rules.flag_blocked_win: needs a flag",
+        ),
+        (
+            "repetition = 1\n",
+            "bad.toml:4: rules.repetition: 1: expected true, false or the occurrence",
+        ),
+        (
+            "repetition_value = \"lost\"\n",
+            "bad.toml:4: rules.repetition_value: \"lost\": expected \"loss\", \"win\" or \"draw\" (for the side to move)",
         ),
         (
             "check_count = 3\ninsufficient_material = true\n",

@@ -295,7 +295,7 @@ fn inheriting_changes_only_what_is_written() {
     assert_eq!(s.pieces.len(), 6);
     assert_eq!(s.castling.len(), 4);
     assert!(s.double_step.is_some());
-    assert_eq!(s.stalemate, variantlab_engine::rules::StalemateRule::Loss);
+    assert_eq!(s.stalemate, variantlab_engine::ends::EndValue::Loss);
     assert_eq!(s.move_rule_plies, 0);
     assert_eq!(
         s.start,

@@ -74,11 +74,20 @@ impl Searcher {
         }
     }
 
-    /// Draw by repetition, move rule or dead material, from the search path.
-    pub(super) fn is_draw<G: Game>(&self, pos: &G) -> bool {
-        pos.halfmove_clock() >= pos.move_rule_plies()
-            || (pos.repetition_draw() && repetitions(pos, &self.path) >= 1)
-            || pos.insufficient_material()
+    /// The score of an end by the move rule, repetition or dead material at `ply`, from the
+    /// search path: one repetition on the path is enough, scored by the repetition rule's
+    /// result (a draw in chess), as Fairy-Stockfish does.
+    pub(super) fn rules_end<G: Game>(&self, pos: &G, ply: u32) -> Option<i32> {
+        if pos.halfmove_clock() >= pos.move_rule_plies() || pos.insufficient_material() {
+            return Some(0);
+        }
+        let repetition = pos.repetition();
+        (repetition.occurrences > 0 && repetitions(pos, &self.path) >= 1).then(|| {
+            let o = repetition
+                .result
+                .outcome(pos.turn(), crate::Termination::Repetition);
+            self.outcome_score(o, pos.turn(), ply)
+        })
     }
 
     /// The main search of `pos` to `depth` in the window (`alpha`, `beta`). `cut_node`: a
@@ -101,8 +110,8 @@ impl Searcher {
         if let Some(o) = pos.variant_outcome() {
             return self.outcome_score(o, pos.turn(), ply);
         }
-        if self.is_draw(pos) {
-            return 0;
+        if let Some(score) = self.rules_end(pos, ply) {
+            return score;
         }
         if depth == 0 || ply as usize >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply);

@@ -2,11 +2,13 @@
 //! published, so it checks the shared machinery that every other variant relies on.
 
 use crate::bitboard::{Bb64, Bitboard};
+use crate::ends::EndValue;
 use crate::geometry::Topology;
 use crate::piece::PieceSpec;
 use crate::position::{Position, Variant};
 use crate::rules::{
-    CastlingSpec, ClockRule, DoubleStep, FenStyle, PromotionRule, Rules, StalemateRule, VariantSpec,
+    CastlingSpec, ClockRule, DoubleStep, FenStyle, PromotionRule, RepetitionRule, Rules,
+    VariantSpec,
 };
 use crate::Color;
 use std::sync::OnceLock;
@@ -68,8 +70,8 @@ fn spec() -> VariantSpec {
             promotion_resets: true,
         },
         move_rule_plies: 100,
-        repetition_draw: true,
-        stalemate: StalemateRule::Draw,
+        repetition: RepetitionRule::THREEFOLD,
+        stalemate: EndValue::Draw,
         insufficient_material: true,
         notes: &["nothing reconstructed: FIDE rules"],
         max_plies: super::DEFAULT_MAX_PLIES,

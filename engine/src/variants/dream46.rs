@@ -15,10 +15,11 @@
 //! that ends on a promotion cell, including one along the edge.
 
 use crate::bitboard::Bb64;
+use crate::ends::EndValue;
 use crate::geometry::{StepRule, Topology};
 use crate::piece::PieceSpec;
 use crate::position::Variant;
-use crate::rules::{ClockRule, FenStyle, PromotionRule, Rules, StalemateRule, VariantSpec};
+use crate::rules::{ClockRule, FenStyle, PromotionRule, RepetitionRule, Rules, VariantSpec};
 use std::sync::OnceLock;
 
 /// Marker type for Dream Chess 46.
@@ -68,8 +69,8 @@ fn spec() -> VariantSpec {
         castling: Vec::new(),
         clock: ClockRule { reset_by: &[], promotion_resets: true },
         move_rule_plies: 100,
-        repetition_draw: true,
-        stalemate: StalemateRule::Draw,
+        repetition: RepetitionRule::THREEFOLD,
+        stalemate: EndValue::Draw,
         insufficient_material: false,
         notes: &[
             "[R] board: the removed corners are f1-h3 and a6-c8 (the mirror choice plays the same)",

@@ -90,22 +90,13 @@ impl<V: Variant> Game for Position<V> {
         }
     }
     fn stalemate(&self) -> Outcome {
-        use crate::rules::StalemateRule;
-        let reason = crate::Termination::Stalemate;
-        match V::rules().spec.stalemate {
-            StalemateRule::Draw => Outcome::Draw { reason },
-            StalemateRule::Loss => Outcome::Decisive {
-                winner: !self.turn,
-                reason,
-            },
-            StalemateRule::Win => Outcome::Decisive {
-                winner: self.turn,
-                reason,
-            },
-        }
+        V::rules()
+            .spec
+            .stalemate
+            .outcome(self.turn, crate::Termination::Stalemate)
     }
-    fn repetition_draw(&self) -> bool {
-        V::rules().spec.repetition_draw
+    fn repetition(&self) -> crate::rules::RepetitionRule {
+        V::rules().spec.repetition
     }
     fn insufficient_material(&self) -> bool {
         V::rules().spec.insufficient_material && chess::dead_position(self)
@@ -598,7 +589,7 @@ impl<V: Variant> Game for Position<V> {
             );
         }
         let mut s = topo.square_name(m.from());
-        s += &topo.square_name(m.to());
+        s += &topo.square_name(self.castling_text_cell(m));
         if m.kind() == MoveKind::Promotion {
             s.push(rules.letter(Color::Black, m.role()));
         }
@@ -611,6 +602,30 @@ impl<V: Variant> Game for Position<V> {
 const NET_HAND: usize = 6;
 
 impl<V: Variant> Position<V> {
+    /// The cell a move's text ends on: its destination, but for a castling whose King
+    /// destination a plain King move also reaches (castling beside the King, as in 6x6
+    /// variants) the castling piece's cell, as Fairy-Stockfish writes it, so that each text
+    /// names one move (and `parse_move` reads Fairy-Stockfish's).
+    fn castling_text_cell(&self, m: Move) -> crate::Square {
+        if m.kind() != MoveKind::Castle {
+            return m.to();
+        }
+        let mut moves = <Self as Game>::Moves::default();
+        self.legal_moves(&mut moves);
+        let ambiguous = moves
+            .as_ref()
+            .iter()
+            .any(|o| o.kind() != MoveKind::Castle && o.from() == m.from() && o.to() == m.to());
+        if !ambiguous {
+            return m.to();
+        }
+        V::rules()
+            .castling
+            .iter()
+            .find(|c| c.color == self.turn && c.king_from == m.from() && c.king_to == m.to())
+            .map_or(m.to(), |c| c.rook_from)
+    }
+
     /// Calls `report` with each side's non-empty hand counts per kind (none without drops).
     #[inline]
     fn report_hands(&self, mut report: impl FnMut(Color, usize, u32)) {

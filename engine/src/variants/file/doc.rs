@@ -62,12 +62,15 @@ pub(super) struct RulesDoc {
     pub(super) move_rule: Option<u32>,
     pub(super) move_rule_resets: Option<Spanned<Vec<String>>>,
     pub(super) promotion_resets_clock: Option<bool>,
-    pub(super) repetition: Option<bool>,
+    pub(super) repetition: Option<Spanned<RepetitionDoc>>,
+    pub(super) repetition_value: Option<Spanned<String>>,
     pub(super) stalemate: Option<Spanned<String>>,
     pub(super) insufficient_material: Option<bool>,
     pub(super) flag_piece: Option<Spanned<String>>,
     pub(super) flag_region: Option<Spanned<Vec<String>>>,
     pub(super) flag_region_black: Option<Spanned<Vec<String>>>,
+    pub(super) flag_count: Option<Spanned<u32>>,
+    pub(super) flag_blocked_win: Option<Spanned<bool>>,
     pub(super) check_count: Option<Spanned<u32>>,
     pub(super) extinction: Option<Spanned<Vec<String>>>,
     pub(super) extinction_value: Option<Spanned<String>>,
@@ -76,6 +79,15 @@ pub(super) struct RulesDoc {
     pub(super) drops: Option<bool>,
     pub(super) drop_checks: Option<bool>,
     pub(super) must_capture: Option<bool>,
+}
+
+/// `repetition`: `true` (the third occurrence ends the game), `false` (none), or the
+/// occurrence that ends it.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum RepetitionDoc {
+    Rule(bool),
+    Occurrences(u32),
 }
 
 #[derive(Deserialize)]

@@ -76,6 +76,8 @@ pub(super) fn end_rules(
                     white.into_iter().map(leak).collect(),
                     black.into_iter().map(leak).collect(),
                 ],
+                count: 1,
+                blocked_win: false,
             });
         }
     } else if let Some(r) = rd.flag_region.as_ref().or(rd.flag_region_black.as_ref()) {
@@ -84,6 +86,39 @@ pub(super) fn end_rules(
             "rules.flag_piece",
             "missing: a flag region needs the flag piece",
         ));
+    }
+
+    // How many flag pieces win, and the blocked region: of the flag written or inherited.
+    let flag_field = |line, field| {
+        ctx.err(
+            line,
+            field,
+            "needs a flag: the variant has no flag_piece and flag_region",
+        )
+    };
+    if let Some(c) = &rd.flag_count {
+        let line = ctx.at(c.span());
+        let f = end
+            .flag
+            .as_mut()
+            .ok_or_else(|| flag_field(line, "rules.flag_count"))?;
+        f.count = match u8::try_from(*c.get_ref()) {
+            Ok(n) if n >= 1 => n,
+            _ => {
+                return Err(ctx.err(
+                    line,
+                    "rules.flag_count",
+                    format!("{}: expected 1 to 255 flag pieces", c.get_ref()),
+                ))
+            }
+        };
+    }
+    if let Some(b) = &rd.flag_blocked_win {
+        let line = ctx.at(b.span());
+        end.flag
+            .as_mut()
+            .ok_or_else(|| flag_field(line, "rules.flag_blocked_win"))?
+            .blocked_win = *b.get_ref();
     }
 
     if let Some(c) = &rd.check_count {
@@ -118,18 +153,12 @@ pub(super) fn end_rules(
         };
         let value = match &rd.extinction_value {
             None => EndValue::Loss,
-            Some(v) => match v.get_ref().as_str() {
-                "loss" => EndValue::Loss,
-                "win" => EndValue::Win,
-                "draw" => EndValue::Draw,
-                other => {
-                    return Err(ctx.err(
-                        ctx.at(v.span()),
-                        "rules.extinction_value",
-                        format!("{other:?}: expected \"loss\", \"win\" or \"draw\" (for the side whose kind died out)"),
-                    ))
-                }
-            },
+            Some(v) => super::parse::end_value(
+                ctx,
+                v,
+                "rules.extinction_value",
+                "the side whose kind died out",
+            )?,
         };
         end.extinction = (!kinds.is_empty()).then(|| ExtinctionRule {
             pieces: leak_chars(kinds),

@@ -2,13 +2,14 @@
 //! promotion, setup and rules, each checked where it is read.
 
 use super::board::{board, mirror_fn, zone};
-use super::doc::{leak, leak_chars, letter, Ctx, Doc, Line, PieceM};
+use super::doc::{leak, leak_chars, letter, Ctx, Doc, Line, PieceM, RepetitionDoc};
 use super::setup::{castling, check_setup};
 use super::{ParsedVariant, VariantFileError, MAX_PIECES};
+use crate::ends::EndValue;
 use crate::piece::{betza, PieceSpec};
 use crate::position::Variant;
 use crate::rules::{
-    ClockRule, DoubleStep, DropRule, FenStyle, PromotionRule, StalemateRule, VariantSpec,
+    ClockRule, DoubleStep, DropRule, FenStyle, PromotionRule, RepetitionRule, VariantSpec,
 };
 use crate::variants::VariantKind;
 
@@ -519,21 +520,30 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             .unwrap_or_default(),
     };
     let stalemate = match rd.and_then(|r| r.stalemate.as_ref()) {
-        Some(s) => match s.get_ref().as_str() {
-            "draw" => StalemateRule::Draw,
-            "loss" => StalemateRule::Loss,
-            "win" => StalemateRule::Win,
-            other => {
-                return Err(ctx.err(
-                    ctx.at(s.span()),
-                    "rules.stalemate",
-                    format!(
-                    "{other:?}: expected \"draw\", \"loss\" or \"win\" (for the stalemated side)"
-                ),
-                ))
-            }
+        Some(s) => end_value(&ctx, s, "rules.stalemate", "the stalemated side")?,
+        None => bs.map_or(EndValue::Draw, |s| s.stalemate),
+    };
+    let inherited = bs.map_or(RepetitionRule::THREEFOLD, |s| s.repetition);
+    let repetition = RepetitionRule {
+        occurrences: match rd.and_then(|r| r.repetition.as_ref()) {
+            None => inherited.occurrences,
+            Some(r) => match *r.get_ref() {
+                RepetitionDoc::Rule(true) => RepetitionRule::THREEFOLD.occurrences,
+                RepetitionDoc::Rule(false) => 0,
+                RepetitionDoc::Occurrences(n) if n >= 2 => n,
+                RepetitionDoc::Occurrences(n) => {
+                    return Err(ctx.err(
+                        ctx.at(r.span()),
+                        "rules.repetition",
+                        format!("{n}: expected true, false or the occurrence that ends the game (2 or more)"),
+                    ))
+                }
+            },
         },
-        None => bs.map_or(StalemateRule::Draw, |s| s.stalemate),
+        result: match rd.and_then(|r| r.repetition_value.as_ref()) {
+            Some(s) => end_value(&ctx, s, "rules.repetition_value", "the side to move")?,
+            None => inherited.result,
+        },
     };
     let move_rule_plies = match rd.and_then(|r| r.move_rule) {
         Some(m) => m.saturating_mul(2),
@@ -615,10 +625,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
                 .unwrap_or(true),
         },
         move_rule_plies,
-        repetition_draw: rd
-            .and_then(|r| r.repetition)
-            .or(bs.map(|s| s.repetition_draw))
-            .unwrap_or(true),
+        repetition,
         stalemate,
         insufficient_material,
         notes: Box::leak(notes.into_boxed_slice()),
@@ -628,4 +635,23 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
         must_capture,
     };
     Ok(ParsedVariant { spec, setup_line })
+}
+
+/// An end's value for the side it concerns (`what`), read from `field`.
+pub(super) fn end_value(
+    ctx: &Ctx,
+    s: &toml::Spanned<String>,
+    field: &str,
+    what: &str,
+) -> Result<EndValue, VariantFileError> {
+    EndValue::named(s.get_ref()).ok_or_else(|| {
+        ctx.err(
+            ctx.at(s.span()),
+            field,
+            format!(
+                "{:?}: expected \"loss\", \"win\" or \"draw\" (for {what})",
+                s.get_ref()
+            ),
+        )
+    })
 }

@@ -6,6 +6,7 @@
 //! run of an `.ini` variant resumes without the `.ini` and its parents.
 
 use super::{resolve, sections, At, Entry, CATALOGUE, CATALOGUE_ORIGIN};
+use crate::ends::EndValue;
 use crate::piece::betza;
 use crate::variants::file::VariantFileError;
 use std::cell::RefCell;
@@ -91,8 +92,6 @@ const DEFAULT_ONLY: &[(&str, &[&str])] = &[
     ("perpetualCheckIllegal", &["false"]),
     ("moveRepetitionIllegal", &["false"]),
     ("chasingRule", &["none"]),
-    ("nFoldRule", &["3"]),
-    ("nFoldValue", &["draw"]),
     ("nFoldValueAbsolute", &["false"]),
     ("checkmateValue", &["loss"]),
     ("stalematePieceCount", &["false"]),
@@ -102,8 +101,6 @@ const DEFAULT_ONLY: &[(&str, &[&str])] = &[
     ("whiteFlag", &["", "-"]),
     ("blackFlag", &["", "-"]),
     ("flagMove", &["false"]),
-    ("flagPieceCount", &["1"]),
-    ("flagPieceBlockedWin", &["false"]),
     ("flagPieceSafe", &["false"]),
     ("connectN", &["0"]),
     ("materialCounting", &["none"]),
@@ -791,16 +788,21 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     }
 
     // Game end.
-    let stalemate = match keys.get("stalemateValue") {
-        None => "draw",
-        Some(e) => match e.value.as_str() {
-            "draw" => "draw",
-            "loss" => "loss",
-            "win" => "win",
-            v => return Err(key_err(e, format!("{v:?}: expected win, loss or draw"))),
-        },
+    let end_value = |key: &str| match keys.get(key) {
+        None => Ok((EndValue::Draw, None)),
+        Some(e) => EndValue::named(&e.value)
+            .map(|v| (v, Some(e.at.clone())))
+            .ok_or_else(|| key_err(e, format!("{:?}: expected win, loss or draw", e.value))),
     };
-    let stalemate_at = keys.get("stalemateValue").map(|e| e.at.clone());
+    let (stalemate, stalemate_at) = end_value("stalemateValue")?;
+    let (repetition_value, repetition_value_at) = end_value("nFoldValue")?;
+    // nFoldRule counts the occurrences that end the game; 0 is none, and 1 acts as 2 in
+    // Fairy-Stockfish (the first repetition found is enough).
+    let (repetition, repetition_at) = match keys.int("nFoldRule")? {
+        None => ("3".to_string(), None),
+        Some((0, e)) => ("false".to_string(), Some(e.at.clone())),
+        Some((n, e)) => (n.max(2).to_string(), Some(e.at.clone())),
+    };
     let must_capture = keys.bool("mustCapture", false)?;
     let must_capture_at = keys.get("mustCapture").map(|e| e.at.clone());
     let (move_rule, move_rule_at) = match keys.int("nMoveRule")? {
@@ -952,8 +954,15 @@ pub fn translate(origin: &str, text: &str, name: &str) -> Result<Translated, Var
     );
     // Fairy-Stockfish resets the clock on captures and on moves of nMoveRuleTypes only.
     out.line("promotion_resets_clock = false", None);
-    out.line("repetition = true", None);
-    out.line(&format!("stalemate = \"{stalemate}\""), stalemate_at);
+    out.line(&format!("repetition = {repetition}"), repetition_at);
+    out.line(
+        &format!("repetition_value = \"{}\"", repetition_value.name()),
+        repetition_value_at,
+    );
+    out.line(
+        &format!("stalemate = \"{}\"", stalemate.name()),
+        stalemate_at,
+    );
     // Fairy-Stockfish has no dead-position rule: such games end by the clock or repetition.
     out.line("insufficient_material = false", None);
     out.line(&format!("must_capture = {must_capture}"), must_capture_at);

@@ -9,8 +9,9 @@
 //! is one of theirs (old versions have no `customPiece`).
 
 use super::read::TYPES;
+use crate::ends::EndValue;
 use crate::geometry::Topology;
-use crate::rules::{FenStyle, StalemateRule, VariantSpec};
+use crate::rules::{FenStyle, VariantSpec};
 use crate::Color;
 use std::fmt::Write as _;
 
@@ -322,18 +323,11 @@ pub fn export(spec: &VariantSpec) -> Result<String, String> {
             }
         }
     }
-    if !spec.repetition_draw {
-        return Err("no draw by repetition cannot be expressed".into());
+    w(format!("nFoldRule = {}", spec.repetition.occurrences));
+    if spec.repetition.result != EndValue::Draw {
+        w(format!("nFoldValue = {}", spec.repetition.result.name()));
     }
-    w("nFoldRule = 3".into());
-    w(format!(
-        "stalemateValue = {}",
-        match spec.stalemate {
-            StalemateRule::Draw => "draw",
-            StalemateRule::Loss => "loss",
-            StalemateRule::Win => "win",
-        }
-    ));
+    w(format!("stalemateValue = {}", spec.stalemate.name()));
     ends(spec, &mut w);
     if spec.must_capture {
         w("mustCapture = true".into());
@@ -418,6 +412,12 @@ fn ends(spec: &VariantSpec, w: &mut impl FnMut(String)) {
                 r.join(" ")
             };
             w(format!("flagRegion{side} = {v}"));
+        }
+        if f.count != 1 {
+            w(format!("flagPieceCount = {}", f.count));
+        }
+        if f.blocked_win {
+            w("flagPieceBlockedWin = true".into());
         }
     }
     if end.check_count.is_some() {
