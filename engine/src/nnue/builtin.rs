@@ -9,7 +9,10 @@ use std::sync::{Arc, OnceLock};
 
 /// The embedded network files. The variant each is for is read from the file itself
 /// ([`super::NetInfo::variant`]), so a name is not written twice.
-const EMBEDDED: &[&[u8]] = &[include_bytes!("../../../data/eval/nets/chess.vlnet")];
+const EMBEDDED: &[&[u8]] = &[
+    include_bytes!("../../../data/eval/nets/chess.vlnet"),
+    include_bytes!("../../../data/eval/nets/dream-chess-46.vlnet"),
+];
 
 /// The embedded default network of `variant` (a registry name), parsed once; `None` for a
 /// variant that plays with its linear evaluation.
