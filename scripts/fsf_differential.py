@@ -17,22 +17,16 @@ any section disagrees.
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fsf_coverage import sections  # noqa: E402  (the same section list as the coverage)
 
 BEGIN = "<!-- fsf-differential:begin (scripts/fsf_differential.py writes this part) -->"
 END = "<!-- fsf-differential:end -->"
 PERFT_EVERY = 40
-
-
-def sections(path):
-    names = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            s = line.strip()
-            if s.startswith("[") and s.endswith("]"):
-                names.append(s[1:-1].split(":")[0].strip())
-    return names
 
 
 def splitmix(state):

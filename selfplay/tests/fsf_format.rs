@@ -76,6 +76,19 @@ fn fairy_stockfish() -> Option<PathBuf> {
 /// castling on: without it Fairy-Stockfish 11.1 tests the King's path with a non-corner Rook
 /// still on its cell (the engine lifts it, as Fairy-Stockfish's Chess960 does).
 fn fsf_perft(program: &Path, ini: Option<&Path>, variant: &str) -> u64 {
+    let text = fsf_says(
+        program,
+        ini,
+        &format!("setoption name UCI_Chess960 value true\nsetoption name UCI_Variant value {variant}\nposition startpos\ngo perft {DEPTH}"),
+    );
+    text.lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no perft from fairy-stockfish for {variant}:\n{text}"))
+}
+
+/// What Fairy-Stockfish prints for `commands` after `uci` (and `ini` as its `VariantPath`).
+fn fsf_says(program: &Path, ini: Option<&Path>, commands: &str) -> String {
     let mut child = Command::new(program)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -86,9 +99,7 @@ fn fsf_perft(program: &Path, ini: Option<&Path>, variant: &str) -> u64 {
     if let Some(p) = ini {
         input += &format!("setoption name VariantPath value {}\n", p.display());
     }
-    input += &format!(
-        "setoption name UCI_Chess960 value true\nsetoption name UCI_Variant value {variant}\nposition startpos\ngo perft {DEPTH}\nquit\n"
-    );
+    input += &format!("{commands}\nquit\n");
     child
         .stdin
         .take()
@@ -96,11 +107,7 @@ fn fsf_perft(program: &Path, ini: Option<&Path>, variant: &str) -> u64 {
         .write_all(input.as_bytes())
         .expect("write");
     let out = child.wait_with_output().expect("fairy-stockfish ends");
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.lines()
-        .find_map(|l| l.strip_prefix("Nodes searched: "))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no perft from fairy-stockfish for {variant}:\n{text}"))
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn sections(path: &Path) -> Vec<String> {
@@ -434,23 +441,13 @@ fn castling_beside_the_king_has_a_text_of_its_own() {
     ours.dedup();
     assert_eq!(ours.len(), before, "a text names two moves: {out}");
     if let Some(p) = fairy_stockfish() {
-        let mut child = Command::new(p)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("fairy-stockfish starts");
-        let input = format!(
-            "uci\nsetoption name VariantPath value {f}\nsetoption name UCI_Variant value small-castle\nposition fen {fen}\ngo perft 1\nquit\n"
+        let text = fsf_says(
+            &p,
+            Some(&ini),
+            &format!(
+                "setoption name UCI_Variant value small-castle\nposition fen {fen}\ngo perft 1"
+            ),
         );
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write");
-        let text =
-            String::from_utf8_lossy(&child.wait_with_output().expect("ends").stdout).into_owned();
         let mut theirs: Vec<&str> = text
             .lines()
             .filter(|l| !l.starts_with("Nodes"))
