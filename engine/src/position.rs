@@ -303,9 +303,7 @@ impl<V: Variant> Position<V> {
         match m.kind() {
             MoveKind::Castle => {
                 let c = rules
-                    .castling
-                    .iter()
-                    .find(|c| c.color == us && c.king_from == from && c.king_to == to)
+                    .castling_of(us, from, to)
                     .expect("castling move matches a castling rule");
                 let king = self.take(from).expect("king on its cell");
                 let rook = self.take(c.rook_from).expect("rook on its cell");

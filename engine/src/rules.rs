@@ -457,6 +457,19 @@ impl<B: Bitboard> Rules<B> {
         }
     }
 
+    /// The castling of `color` whose King goes from `king_from` to `king_to`: a castling
+    /// move's rule (the move holds only the King's cells).
+    pub fn castling_of(
+        &self,
+        color: Color,
+        king_from: Square,
+        king_to: Square,
+    ) -> Option<&Castling<B>> {
+        self.castling
+            .iter()
+            .find(|c| c.color == color && c.king_from == king_from && c.king_to == king_to)
+    }
+
     /// Compiles a specification.
     ///
     /// # Panics

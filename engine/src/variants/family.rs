@@ -620,9 +620,7 @@ impl<V: Variant> Position<V> {
             return m.to();
         }
         V::rules()
-            .castling
-            .iter()
-            .find(|c| c.color == self.turn && c.king_from == m.from() && c.king_to == m.to())
+            .castling_of(self.turn, m.from(), m.to())
             .map_or(m.to(), |c| c.rook_from)
     }
 

@@ -529,7 +529,7 @@ pub fn parse(origin: &str, text: &str) -> Result<ParsedVariant, VariantFileError
             None => inherited.occurrences,
             Some(r) => match *r.get_ref() {
                 RepetitionDoc::Rule(true) => RepetitionRule::THREEFOLD.occurrences,
-                RepetitionDoc::Rule(false) => 0,
+                RepetitionDoc::Rule(false) => RepetitionRule::NONE.occurrences,
                 RepetitionDoc::Occurrences(n) if n >= 2 => n,
                 RepetitionDoc::Occurrences(n) => {
                     return Err(ctx.err(

@@ -102,18 +102,17 @@ pub(super) fn end_rules<'k>(
     }
 
     // How many flag pieces win, and a blocked region: with a flag only (Fairy-Stockfish
-    // reads them only for one).
-    let has_flag = lines.iter().any(|(l, _)| l.starts_with("flag_piece"));
+    // reads them only for one), which the lines above write exactly where a region is.
     if let Some((n, e)) = keys.int("flagPieceCount")? {
         if n == 0 {
             return Err(key_err(e, "0: a flag needs at least one piece"));
         }
-        if has_flag {
+        if any_region {
             lines.push((format!("flag_count = {n}"), at(e)));
         }
     }
     let blocked_win = keys.bool("flagPieceBlockedWin", false)?;
-    if let (true, Some(e)) = (has_flag, keys.get("flagPieceBlockedWin")) {
+    if let (true, Some(e)) = (any_region, keys.get("flagPieceBlockedWin")) {
         lines.push((format!("flag_blocked_win = {blocked_win}"), at(e)));
     }
 
